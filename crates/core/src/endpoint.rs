@@ -1,0 +1,138 @@
+//! The endpoint identity (`chain`, `payTo`, `resourceUrl`) and its rules.
+
+use std::fmt;
+
+/// The longest a `chain`, `payTo` or `resourceUrl` may be, in bytes.
+pub const MAX_FIELD_BYTES: usize = 512;
+
+/// One x402 endpoint, as named by its HTTP 402 response.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Endpoint {
+    chain: String,
+    pay_to: String,
+    resource_url: String,
+}
+
+/// Why a value cannot name an endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndpointError {
+    /// The wire name of the offending field (`chain`, `payTo` or `resourceUrl`).
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub problem: &'static str,
+}
+
+impl fmt::Display for EndpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for EndpointError {}
+
+impl Endpoint {
+    /// Checks the three values (non-empty, at most 512 bytes, no control
+    /// characters) and keeps them exactly as given: nothing is lowercased.
+    ///
+    /// # Errors
+    ///
+    /// The first field that breaks a rule, by its wire name.
+    pub fn new(chain: &str, pay_to: &str, resource_url: &str) -> Result<Self, EndpointError> {
+        check_field("chain", chain)?;
+        check_field("payTo", pay_to)?;
+        check_field("resourceUrl", resource_url)?;
+        Ok(Endpoint {
+            chain: chain.to_owned(),
+            pay_to: pay_to.to_owned(),
+            resource_url: resource_url.to_owned(),
+        })
+    }
+
+    /// The network the payment settles on.
+    pub fn chain(&self) -> &str {
+        &self.chain
+    }
+
+    /// The address the payment goes to.
+    pub fn pay_to(&self) -> &str {
+        &self.pay_to
+    }
+
+    /// The resource URL the payment unlocks (never fetched).
+    pub fn resource_url(&self) -> &str {
+        &self.resource_url
+    }
+
+    /// Whether `(chain, pay_to, resource_url)` names this endpoint: `chain` and
+    /// `resourceUrl` exactly, `payTo` exactly or, for two EVM addresses,
+    /// ignoring ASCII case.
+    pub fn is(&self, chain: &str, pay_to: &str, resource_url: &str) -> bool {
+        self.chain == chain
+            && self.resource_url == resource_url
+            && same_address(&self.pay_to, pay_to)
+    }
+}
+
+/// Two `payTo` values are one address when equal, or when both are `0x` and
+/// 40 hex digits and equal ignoring ASCII case (EIP-55 checksums differ only
+/// in case).
+pub fn same_address(a: &str, b: &str) -> bool {
+    a == b || (is_evm_address(a) && is_evm_address(b) && a.eq_ignore_ascii_case(b))
+}
+
+fn is_evm_address(s: &str) -> bool {
+    s.len() == 42 && s.starts_with("0x") && s[2..].bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
+    let problem = if value.is_empty() {
+        "is empty"
+    } else if value.len() > MAX_FIELD_BYTES {
+        "is longer than 512 bytes"
+    } else if value.chars().any(char::is_control) {
+        "contains a control character"
+    } else {
+        return Ok(());
+    };
+    Err(EndpointError { field, problem })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EVM: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+
+    #[test]
+    fn evm_addresses_match_ignoring_case_only() {
+        assert!(same_address(EVM, &EVM.to_lowercase()));
+        assert!(same_address(EVM, &EVM.to_uppercase().replacen("0X", "0x", 1)));
+        assert!(!same_address(EVM, &EVM.replace('C', "D")));
+        // Not EVM-shaped: case matters (Solana addresses are case-sensitive).
+        assert!(!same_address("AbC", "abc"));
+        assert!(!same_address("0xabc", "0xABC"));
+    }
+
+    #[test]
+    fn chain_and_resource_are_exact() {
+        let e = Endpoint::new("base", EVM, "https://a.example/x").unwrap();
+        assert!(e.is("base", EVM, "https://a.example/x"));
+        assert!(!e.is("Base", EVM, "https://a.example/x"));
+        assert!(!e.is("base", EVM, "https://a.example/X"));
+    }
+
+    #[test]
+    fn names_the_bad_field() {
+        assert_eq!(Endpoint::new("", "p", "r").unwrap_err().to_string(), "chain is empty");
+        let long = "x".repeat(513);
+        assert_eq!(
+            Endpoint::new("c", &long, "r").unwrap_err().to_string(),
+            "payTo is longer than 512 bytes"
+        );
+        assert_eq!(
+            Endpoint::new("c", "p", "a\nb").unwrap_err().to_string(),
+            "resourceUrl contains a control character"
+        );
+        assert!(Endpoint::new("c", &"x".repeat(512), "r").is_ok());
+    }
+}

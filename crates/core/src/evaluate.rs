@@ -1,0 +1,350 @@
+//! Evaluation (protocol section 5): from what a fetch got to the structured
+//! result every consumer shows.
+
+use serde::{Serialize, Serializer};
+
+use crate::endpoint::Endpoint;
+use crate::keys::TrustedKeys;
+use crate::request::MAX_BODY_BYTES;
+use crate::signing::{check_signature, SignatureStatus};
+use crate::time::Timestamp;
+use crate::verdict::{VerdictDocument, WireOutcome};
+
+/// How far in the future a `verifiedAt` may lie (clock skew) before freshness
+/// becomes `unknown`.
+pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
+
+/// The routing signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    /// A fresh, positive, not-invalidly-signed verdict.
+    HumanBacked,
+    /// The service says the attestation was withdrawn or lapsed.
+    Revoked,
+    /// Anything else: the absence of a signal, never a failure.
+    Unknown,
+}
+
+impl State {
+    /// The wire spelling (`human-backed`, `revoked`, `unknown`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::HumanBacked => "human-backed",
+            State::Revoked => "revoked",
+            State::Unknown => "unknown",
+        }
+    }
+}
+
+/// The verdict's outcome, or why no verdict arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// From the verdict.
+    HumanBacked,
+    /// From the verdict.
+    Revoked,
+    /// From the verdict.
+    Stale,
+    /// From the verdict, or a 404.
+    NoSignal,
+    /// No base URL is configured.
+    NoService,
+    /// Anything else: an error status, a network failure, a timeout, a body
+    /// too large, an invalid document, a verdict about another endpoint.
+    NoResponse,
+}
+
+impl Outcome {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::HumanBacked => "human_backed",
+            Outcome::Revoked => "revoked",
+            Outcome::Stale => "stale",
+            Outcome::NoSignal => "no_signal",
+            Outcome::NoService => "no_service",
+            Outcome::NoResponse => "no_response",
+        }
+    }
+}
+
+impl From<WireOutcome> for Outcome {
+    fn from(o: WireOutcome) -> Self {
+        match o {
+            WireOutcome::HumanBacked => Outcome::HumanBacked,
+            WireOutcome::Revoked => Outcome::Revoked,
+            WireOutcome::Stale => Outcome::Stale,
+            WireOutcome::NoSignal => Outcome::NoSignal,
+        }
+    }
+}
+
+/// Whether the last re-check is inside its promised cadence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Freshness {
+    /// `now <= verifiedAt + recheckEveryHours`.
+    Fresh,
+    /// Later than that.
+    Overdue,
+    /// A time is missing, or `verifiedAt` lies more than 5 minutes ahead.
+    Unknown,
+}
+
+impl Freshness {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Freshness::Fresh => "fresh",
+            Freshness::Overdue => "overdue",
+            Freshness::Unknown => "unknown",
+        }
+    }
+}
+
+/// Why a result is what it is: a stable code for logs, tooltips and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// No base URL is configured.
+    NoBaseUrl,
+    /// The lookup's own input (options, arguments) is invalid; nothing was fetched.
+    InvalidInput,
+    /// The service answered 404: it holds nothing for the endpoint.
+    NotListed,
+    /// The service answered a status other than 200 or 404.
+    HttpStatus,
+    /// The connection failed (refused, reset, DNS, TLS, CORS, blocked).
+    NetworkError,
+    /// No complete answer within the timeout.
+    Timeout,
+    /// The body was larger than 64 KiB.
+    TooLarge,
+    /// The service redirected to another origin.
+    Redirected,
+    /// The body is not a valid verdict document.
+    Malformed,
+    /// The verdict names another endpoint.
+    EndpointMismatch,
+    /// The service holds nothing for the endpoint (a signed `no_signal`).
+    NoSignal,
+    /// The service says the re-check is overdue.
+    Stale,
+    /// The attestation was withdrawn or lapsed.
+    Revoked,
+    /// The last re-check is older than its cadence promise.
+    Overdue,
+    /// `verifiedAt` lies in the future.
+    VerifiedInFuture,
+    /// The signature does not verify under the matching configured key.
+    SignatureInvalid,
+    /// Strict mode needs a valid signature and there is none.
+    SignatureRequired,
+}
+
+impl Reason {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::NoBaseUrl => "no_base_url",
+            Reason::InvalidInput => "invalid_input",
+            Reason::NotListed => "not_listed",
+            Reason::HttpStatus => "http_status",
+            Reason::NetworkError => "network_error",
+            Reason::Timeout => "timeout",
+            Reason::TooLarge => "too_large",
+            Reason::Redirected => "redirected",
+            Reason::Malformed => "malformed",
+            Reason::EndpointMismatch => "endpoint_mismatch",
+            Reason::NoSignal => "no_signal",
+            Reason::Stale => "stale",
+            Reason::Revoked => "revoked",
+            Reason::Overdue => "overdue",
+            Reason::VerifiedInFuture => "verified_in_future",
+            Reason::SignatureInvalid => "signature_invalid",
+            Reason::SignatureRequired => "signature_required",
+        }
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_rfc3339())
+    }
+}
+
+/// The structured result of one lookup (the MCP `structuredContent`, the JS
+/// `lookupVerdict` result).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    /// The routing signal.
+    pub state: State,
+    /// The verdict's outcome or why none arrived.
+    pub outcome: Outcome,
+    /// Whether the last re-check is inside its cadence.
+    pub freshness: Freshness,
+    /// What the signature check found.
+    pub signature: SignatureStatus,
+    /// The grade, when the verdict carries one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assurance_level: Option<String>,
+    /// The last re-check, when the verdict carries one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verified_at: Option<Timestamp>,
+    /// The cadence promise, when the verdict carries one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recheck_every_hours: Option<u32>,
+    /// Why the result is what it is; absent on a clean human-backed result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    /// A one-line explanation for logs (never a value copied from the service).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Evaluation {
+    /// A result for which no verdict arrived: `unknown`, nothing checked.
+    pub fn without_verdict(outcome: Outcome, reason: Reason, detail: Option<String>) -> Self {
+        Evaluation {
+            state: State::Unknown,
+            outcome,
+            freshness: Freshness::Unknown,
+            signature: SignatureStatus::NotChecked,
+            assurance_level: None,
+            verified_at: None,
+            recheck_every_hours: None,
+            reason: Some(reason),
+            detail,
+        }
+    }
+
+    /// The result of a lookup whose own input is invalid; nothing was fetched.
+    pub fn invalid_input(detail: String) -> Self {
+        Self::without_verdict(Outcome::NoResponse, Reason::InvalidInput, Some(detail))
+    }
+
+    /// The result when no service is configured.
+    pub fn no_service() -> Self {
+        Self::without_verdict(Outcome::NoService, Reason::NoBaseUrl, None)
+    }
+
+    /// Whether a verdict arrived and was evaluated.
+    pub fn has_verdict(&self) -> bool {
+        !matches!(self.outcome, Outcome::NoService | Outcome::NoResponse)
+            && self.reason != Some(Reason::NotListed)
+    }
+}
+
+/// Why a fetch produced no HTTP answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchFailure {
+    /// No complete answer within the timeout.
+    Timeout,
+    /// The connection failed.
+    Network,
+    /// The body was over [`MAX_BODY_BYTES`] and was abandoned.
+    TooLarge,
+    /// A redirect to another origin was refused.
+    Redirected,
+}
+
+/// What a fetcher got for one lookup.
+#[derive(Clone, Copy, Debug)]
+pub enum Response<'a> {
+    /// An HTTP answer: its status and (up to 64 KiB of) body.
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The body bytes.
+        body: &'a [u8],
+    },
+    /// No HTTP answer.
+    Failed(FetchFailure),
+}
+
+/// What a consumer asks and trusts: the endpoint, its keys, strict mode.
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    /// The endpoint asked about.
+    pub endpoint: Endpoint,
+    /// The configured public keys.
+    pub keys: TrustedKeys,
+    /// Strict mode: a positive claim needs a `valid` signature.
+    pub strict: bool,
+}
+
+impl Lookup {
+    /// Evaluates one response at time `now`.
+    pub fn evaluate(&self, response: Response<'_>, now: Timestamp) -> Evaluation {
+        let (status, body) = match response {
+            Response::Failed(failure) => {
+                let reason = match failure {
+                    FetchFailure::Timeout => Reason::Timeout,
+                    FetchFailure::Network => Reason::NetworkError,
+                    FetchFailure::TooLarge => Reason::TooLarge,
+                    FetchFailure::Redirected => Reason::Redirected,
+                };
+                return Evaluation::without_verdict(Outcome::NoResponse, reason, None);
+            }
+            Response::Http { status, body } => (status, body),
+        };
+        match status {
+            200 if body.len() > MAX_BODY_BYTES => {
+                Evaluation::without_verdict(Outcome::NoResponse, Reason::TooLarge, None)
+            }
+            200 => match VerdictDocument::parse(body) {
+                Ok(document) => self.evaluate_document(&document, now),
+                Err(e) => Evaluation::without_verdict(Outcome::NoResponse, Reason::Malformed, Some(e.0)),
+            },
+            404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
+            other => Evaluation::without_verdict(
+                Outcome::NoResponse,
+                Reason::HttpStatus,
+                Some(format!("HTTP status {other}")),
+            ),
+        }
+    }
+
+    /// Evaluates a parsed document at time `now`.
+    pub fn evaluate_document(&self, document: &VerdictDocument, now: Timestamp) -> Evaluation {
+        let v = &document.verdict;
+        if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {
+            return Evaluation::without_verdict(Outcome::NoResponse, Reason::EndpointMismatch, None);
+        }
+        let freshness = match (v.verified_at, v.recheck_every_hours) {
+            (Some(at), Some(_)) if at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) => Freshness::Unknown,
+            (Some(at), Some(hours)) if now <= at.plus_hours(hours) => Freshness::Fresh,
+            (Some(_), Some(_)) => Freshness::Overdue,
+            _ => Freshness::Unknown,
+        };
+        let signature = check_signature(document, &self.keys);
+        let (state, reason) = match v.outcome {
+            WireOutcome::Revoked => (State::Revoked, Some(Reason::Revoked)),
+            WireOutcome::Stale => (State::Unknown, Some(Reason::Stale)),
+            WireOutcome::NoSignal => (State::Unknown, Some(Reason::NoSignal)),
+            WireOutcome::HumanBacked => match (signature, freshness) {
+                (SignatureStatus::Invalid, _) => (State::Unknown, Some(Reason::SignatureInvalid)),
+                (s, _) if self.strict && s != SignatureStatus::Valid => {
+                    (State::Unknown, Some(Reason::SignatureRequired))
+                }
+                (_, Freshness::Overdue) => (State::Unknown, Some(Reason::Overdue)),
+                (_, Freshness::Unknown) => (State::Unknown, Some(Reason::VerifiedInFuture)),
+                (_, Freshness::Fresh) => (State::HumanBacked, None),
+            },
+        };
+        Evaluation {
+            state,
+            outcome: v.outcome.into(),
+            freshness,
+            signature,
+            assurance_level: v.assurance_level.clone(),
+            verified_at: v.verified_at,
+            recheck_every_hours: v.recheck_every_hours,
+            reason,
+            detail: None,
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! The pure verifier core of the x402 verification verdict protocol.
+//!
+//! Everything the protocol decides is decided here, once, for the browser
+//! badge, the MCP server and the command line alike:
+//!
+//! - the wire types of the verdict document ([`verdict`]) and of the keys
+//!   configuration ([`keys`]), parsed strictly ([`json`]: duplicate member
+//!   names and deep nesting are errors);
+//! - the signed message, `"x402-verdict/v1\n"` followed by the RFC 8785
+//!   canonical form of the `verdict` object as received, and strict Ed25519
+//!   over it ([`signing`]);
+//! - the endpoint identity and its matching rule ([`endpoint`]);
+//! - the evaluation to the structured result: state, outcome, freshness,
+//!   signature ([`evaluate`]), and the words shown for it ([`text`]).
+//!
+//! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
+//! time `now`.
+//!
+//! ```
+//! use x402_verdict_core::{Endpoint, Lookup, Response, State, Timestamp, TrustedKeys};
+//!
+//! let lookup = Lookup {
+//!     endpoint: Endpoint::new("base", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data").unwrap(),
+//!     keys: TrustedKeys::none(),
+//!     strict: false,
+//! };
+//! let result = lookup.evaluate(Response::Http { status: 404, body: b"" }, Timestamp::from_unix_seconds(0));
+//! assert_eq!(result.state, State::Unknown);
+//! assert_eq!(result.status_line(), "Verification signal: unknown.");
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod endpoint;
+pub mod evaluate;
+pub mod json;
+pub mod keys;
+pub mod options;
+pub mod request;
+pub mod signing;
+pub mod text;
+pub mod time;
+pub mod verdict;
+
+pub use endpoint::Endpoint;
+pub use evaluate::{Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State};
+pub use keys::{KeyId, TrustedKeys};
+pub use options::LookupOptions;
+pub use request::{BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
+pub use signing::{sign_verdict, SignatureStatus};
+pub use time::Timestamp;
+pub use verdict::{VerdictDocument, WireOutcome};
+
+/// Re-exported so that consumers sign and verify with the same version.
+pub use ed25519_dalek;

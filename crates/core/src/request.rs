@@ -1,0 +1,148 @@
+//! The request side of a lookup: the service's base URL and the URLs built
+//! from it (protocol section 2), and the limits every fetcher applies.
+
+use std::fmt;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+use crate::endpoint::Endpoint;
+
+/// The default time a lookup may take, connect to last body byte.
+pub const DEFAULT_TIMEOUT_MS: u32 = 3000;
+/// The longest timeout a consumer accepts.
+pub const MAX_TIMEOUT_MS: u32 = 60_000;
+/// The largest response body a consumer reads; a larger one is abandoned.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The longest base URL accepted.
+pub const MAX_BASE_URL_BYTES: usize = 2048;
+
+/// Exactly the characters `encodeURIComponent` leaves alone.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// The base URL of a verification service's free path, without a trailing slash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseUrl(String);
+
+impl BaseUrl {
+    /// Accepts an absolute `http://` or `https://` URL with a host and no
+    /// query, fragment, whitespace or control character; one trailing slash
+    /// is dropped so that paths never read `//v0`.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in a few words.
+    pub fn parse(text: &str) -> Result<Self, &'static str> {
+        if text.len() > MAX_BASE_URL_BYTES {
+            return Err("is longer than 2048 bytes");
+        }
+        let rest = text
+            .strip_prefix("https://")
+            .or_else(|| text.strip_prefix("http://"))
+            .ok_or("is not an absolute http:// or https:// URL")?;
+        if rest.is_empty() || rest.starts_with('/') {
+            return Err("has no host");
+        }
+        if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err("contains whitespace or a control character");
+        }
+        if text.contains(['?', '#']) {
+            return Err("has a query or fragment");
+        }
+        if text.contains('@') {
+            return Err("carries credentials");
+        }
+        Ok(BaseUrl(text.strip_suffix('/').unwrap_or(text).to_owned()))
+    }
+
+    /// `{base}/v0/verdict?chain=…&payTo=…&resourceUrl=…`, each value encoded as
+    /// `encodeURIComponent` would.
+    pub fn verdict_url(&self, endpoint: &Endpoint) -> String {
+        let enc = |s| utf8_percent_encode(s, COMPONENT);
+        format!(
+            "{}/v0/verdict?chain={}&payTo={}&resourceUrl={}",
+            self.0,
+            enc(endpoint.chain()),
+            enc(endpoint.pay_to()),
+            enc(endpoint.resource_url())
+        )
+    }
+
+    /// `{base}/v0/verification-keys`.
+    pub fn keys_url(&self) -> String {
+        format!("{}/v0/verification-keys", self.0)
+    }
+
+    /// The scheme, host and port: the origin a fetcher may follow redirects within.
+    pub fn origin(&self) -> &str {
+        let after_scheme = self.0.find("://").map_or(0, |i| i + 3);
+        let end = self.0[after_scheme..].find('/').map_or(self.0.len(), |i| after_scheme + i);
+        &self.0[..end]
+    }
+}
+
+impl fmt::Display for BaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks a timeout in milliseconds: a whole number from 1 to 60000.
+///
+/// # Errors
+///
+/// The accepted range.
+pub fn check_timeout_ms(ms: u64) -> Result<u32, &'static str> {
+    match u32::try_from(ms) {
+        Ok(ms @ 1..=MAX_TIMEOUT_MS) => Ok(ms),
+        _ => Err("must be a whole number of milliseconds from 1 to 60000"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builds_urls_without_double_slashes() {
+        let e = Endpoint::new("eip155:8453", "0xAb", "https://api.example.com/p?q=1&r=é s").unwrap();
+        for base in ["https://v.example", "https://v.example/"] {
+            assert_eq!(
+                BaseUrl::parse(base).unwrap().verdict_url(&e),
+                "https://v.example/v0/verdict?chain=eip155%3A8453&payTo=0xAb&resourceUrl=https%3A%2F%2Fapi.example.com%2Fp%3Fq%3D1%26r%3D%C3%A9%20s"
+            );
+        }
+        let b = BaseUrl::parse("http://127.0.0.1:8402/free/").unwrap();
+        assert_eq!(b.keys_url(), "http://127.0.0.1:8402/free/v0/verification-keys");
+        assert_eq!(b.origin(), "http://127.0.0.1:8402");
+    }
+
+    #[test]
+    fn encodes_like_encode_uri_component() {
+        let e = Endpoint::new("a-_.!~*'()", "x", "y").unwrap();
+        let url = BaseUrl::parse("http://h").unwrap().verdict_url(&e);
+        assert!(url.contains("chain=a-_.!~*'()&"));
+    }
+
+    #[test]
+    fn rejects_bad_base_urls() {
+        for bad in ["", "ftp://x", "//x", "https://", "https:///p", "https://a b", "https://x?q", "https://u@x", "javascript:alert(1)"] {
+            assert!(BaseUrl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn timeout_range() {
+        assert_eq!(check_timeout_ms(3000), Ok(3000));
+        assert!(check_timeout_ms(0).is_err());
+        assert!(check_timeout_ms(60_001).is_err());
+    }
+}

@@ -1,0 +1,112 @@
+//! The words every consumer shows: the MCP tools' one-line texts and the
+//! badge's label and hover text.
+//!
+//! Absent fields read as `none` (assurance) and `never` (last re-check), so a
+//! line always has the same shape; a reason, when present, ends the line.
+
+use crate::evaluate::{Evaluation, Outcome, Reason, State};
+use crate::signing::SignatureStatus;
+
+impl Evaluation {
+    /// The `lookup_verdict` line, for example
+    /// `Verification: human-backed; outcome human_backed; freshness fresh;
+    /// assurance G; last re-checked 2026-09-01T08:00:00Z; signature valid.`
+    pub fn text_line(&self) -> String {
+        let assurance = self.assurance_level.as_deref().unwrap_or("none");
+        let checked = self.verified_at.map_or_else(|| "never".to_owned(), |t| t.to_rfc3339());
+        let reason = self.reason.map_or_else(String::new, |r| format!("; reason {}", r.as_str()));
+        format!(
+            "Verification: {}; outcome {}; freshness {}; assurance {assurance}; last re-checked {checked}; signature {}{reason}.",
+            self.state.as_str(),
+            self.outcome.as_str(),
+            self.freshness.as_str(),
+            self.signature.as_str(),
+        )
+    }
+
+    /// The `endpoint_status` line, for example `Verification signal: human-backed.`
+    pub fn status_line(&self) -> String {
+        format!("Verification signal: {}.", self.state.as_str())
+    }
+
+    /// The badge's visible words: `verified · G`, `not verified` or `unknown`.
+    pub fn badge_label(&self) -> String {
+        match (self.state, &self.assurance_level) {
+            (State::HumanBacked, Some(level)) => format!("verified · {level}"),
+            (State::HumanBacked, None) => "verified".to_owned(),
+            (State::Revoked, _) => "not verified".to_owned(),
+            (State::Unknown, _) => "unknown".to_owned(),
+        }
+    }
+
+    /// The badge's hover text: when it was verified and its cadence, or why
+    /// the state is what it is.
+    pub fn badge_hover(&self) -> String {
+        let last = self
+            .verified_at
+            .map(|t| format!("Last verified {}", t.to_human()));
+        let cadence = self
+            .recheck_every_hours
+            .map(|h| format!("re-checked every {}", hours(h)));
+        let mut parts: Vec<String> = Vec::new();
+        match self.state {
+            State::HumanBacked => {
+                parts.push("A verified operator backed by a guarantee deposit stands behind this endpoint.".into());
+                parts.push(join(&[last, cadence.map(|c| format!("promised to be {c}"))]));
+                if self.signature == SignatureStatus::NotChecked {
+                    parts.push("Signature not checked: no verification key is configured.".into());
+                }
+            }
+            State::Revoked => {
+                parts.push("The attestation for this endpoint was withdrawn or has lapsed.".into());
+                parts.push(last.unwrap_or_else(|| "When it was last verified is not known".into()) + ".");
+            }
+            State::Unknown => {
+                parts.push(self.why_unknown().into());
+                if matches!(self.reason, Some(Reason::Overdue | Reason::Stale)) {
+                    parts.push(join(&[last, cadence.map(|c| format!("promised to be {c}"))]));
+                }
+                if !self.has_verdict() {
+                    parts.push("Nothing in the payment flow depends on this badge.".into());
+                }
+            }
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join(" ")
+    }
+
+    fn why_unknown(&self) -> &'static str {
+        match self.reason {
+            Some(Reason::Overdue) => "Re-check overdue: the last verification is older than its promised cadence.",
+            Some(Reason::Stale) => "Stale: the service reports the operator's re-check is overdue.",
+            Some(Reason::SignatureInvalid) => "The verdict's signature failed to verify.",
+            Some(Reason::SignatureRequired) => "Strict mode: the verdict carries no signature verified by a configured key.",
+            Some(Reason::VerifiedInFuture) => "The verdict claims a verification time in the future.",
+            Some(Reason::NoSignal | Reason::NotListed) => "No signal: the verification service holds nothing for this endpoint.",
+            Some(Reason::NoBaseUrl) => "No verification service is configured.",
+            Some(Reason::InvalidInput) => "The badge is misconfigured, so nothing was checked.",
+            Some(Reason::EndpointMismatch) => "No response: the verdict received was about another endpoint.",
+            Some(Reason::Timeout) => "No response: the verification service did not answer in time.",
+            Some(Reason::Malformed) => "No response: the verification service sent an invalid verdict.",
+            Some(Reason::TooLarge) => "No response: the verification service sent too much data.",
+            _ if self.outcome == Outcome::NoResponse => "No response: the verification service could not be reached.",
+            _ => "No verification signal.",
+        }
+    }
+}
+
+fn hours(h: u32) -> String {
+    match h {
+        h if h % 24 == 0 && h >= 48 => format!("{} days", h / 24),
+        h => format!("{h} h"),
+    }
+}
+
+fn join(parts: &[Option<String>]) -> String {
+    let parts: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        parts.join("; ") + "."
+    }
+}
