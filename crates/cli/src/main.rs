@@ -1,1 +1,65 @@
-fn main() {}
+//! `x402-verdict`: the reference verification service, the MCP server, and
+//! the command-line consumer of x402 verification verdicts.
+
+mod commands;
+mod keyfile;
+mod registry;
+mod serve;
+mod verifier;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Verification verdicts for x402 endpoints.
+#[derive(Parser, Debug)]
+#[command(name = "x402-verdict", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the reference verification service.
+    Serve(serve::ServeArgs),
+    /// Look one endpoint up and print the result.
+    Lookup(commands::LookupArgs),
+    /// Write a new signing key file, or rotate one.
+    Keygen(commands::KeygenArgs),
+    /// Sign a verdict offline (for publishing on a static host or CDN).
+    Sign(commands::SignArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_target(false)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("x402-verdict: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Lookup(args) => commands::lookup(args).await,
+            Command::Keygen(args) => commands::keygen(args),
+            Command::Sign(args) => commands::sign(args),
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problem) => {
+            eprintln!("x402-verdict: {problem}");
+            ExitCode::from(2)
+        }
+    }
+}

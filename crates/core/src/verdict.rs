@@ -138,11 +138,7 @@ impl Verdict {
         };
         let assurance_level = optional_str(raw, "assuranceLevel")?
             .map(|level| {
-                let ok = (1..=8).contains(&level.len())
-                    && level
-                        .bytes()
-                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-');
-                if ok {
+                if is_assurance_level(level) {
                     Ok(level.to_owned())
                 } else {
                     bad("assuranceLevel", "is not 1 to 8 characters of A-Z 0-9 + -")
@@ -185,6 +181,15 @@ impl Verdict {
             key_id: key_id.map_or_else(|| bad("keyId", "is not 16 lowercase hex digits"), Ok)?,
         })
     }
+}
+
+/// Whether `level` is a valid assurance grade: 1 to 8 characters of `A-Z`,
+/// `0-9`, `+`, `-`.
+pub fn is_assurance_level(level: &str) -> bool {
+    (1..=8).contains(&level.len())
+        && level
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
 }
 
 fn optional_str<'a>(raw: &'a Map<String, Value>, field: &str) -> Result<Option<&'a str>, Malformed> {

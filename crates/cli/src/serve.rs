@@ -1,0 +1,172 @@
+//! `x402-verdict serve`: the reference verification service (axum on tokio).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, X_CONTENT_TYPE_OPTIONS};
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+use x402_verdict_core::signing::check_signature;
+use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, Timestamp, TrustedKeys};
+
+use crate::keyfile::KeyFile;
+use crate::registry::{Found, Registry};
+
+/// The Content-Security-Policy of the static pages: what a strict seller
+/// site would send, so that the demo proves the badge works under it.
+pub const STATIC_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+const VERDICT_CACHE: &str = "public, max-age=60, stale-while-revalidate=300";
+const NOT_FOUND_CACHE: &str = "public, max-age=10";
+const KEYS_CACHE: &str = "public, max-age=300";
+
+/// Options of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8402")]
+    pub listen: SocketAddr,
+    /// The registry file (JSON: attestations and published verdicts).
+    #[arg(long)]
+    pub registry: PathBuf,
+    /// The key file (written by `x402-verdict keygen`).
+    #[arg(long)]
+    pub keys: PathBuf,
+    /// Also serve this folder's files at `/`, with a strict Content-Security-Policy.
+    #[arg(long)]
+    pub www: Option<PathBuf>,
+}
+
+struct Service {
+    registry: Registry,
+    keys: KeyFile,
+    keys_document: Value,
+}
+
+/// Checks the files, binds, prints `listening on http://ADDR`, and serves
+/// until interrupted.
+///
+/// # Errors
+///
+/// One line naming the file, entry and field, or the address, that is wrong.
+pub async fn run(args: ServeArgs) -> Result<(), String> {
+    let registry = Registry::load(&args.registry)?;
+    let keys = KeyFile::load(&args.keys)?;
+    if let Some(dir) = &args.www {
+        if !dir.is_dir() {
+            return Err(format!("--www {}: not a folder", dir.display()));
+        }
+    }
+    warn_about_published(&registry, &keys);
+    let attestations = registry.attestation_count();
+    let app = router(registry, keys, args.www);
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("--listen {}: {e}", args.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("listening on http://{addr}");
+    tracing::info!(%addr, attestations, "serving");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| e.to_string())
+}
+
+fn warn_about_published(registry: &Registry, keys: &KeyFile) {
+    let mut all = vec![keys.current.verifying_key()];
+    all.extend(keys.previous.iter().copied());
+    let trusted = TrustedKeys::from_keys(all);
+    for (i, p) in registry.published().iter().enumerate() {
+        let status = check_signature(&p.parsed, &trusted);
+        if status != SignatureStatus::Valid {
+            tracing::warn!("published[{i}]: signature is {} under this service's keys; serving it as published", status.as_str());
+        }
+    }
+}
+
+/// The service's routes.
+fn router(registry: Registry, keys: KeyFile, www: Option<PathBuf>) -> Router {
+    let keys_document = keys.keys_document();
+    let service = Arc::new(Service { registry, keys, keys_document });
+    let api = Router::new()
+        .route("/v0/verdict", get(verdict))
+        .route("/v0/verification-keys", get(verification_keys))
+        .layer(CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]))
+        .with_state(service);
+    match www {
+        None => api,
+        Some(dir) => api.merge(
+            Router::new()
+                .fallback_service(ServeDir::new(dir))
+                .layer(SetResponseHeaderLayer::overriding(
+                    CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(STATIC_CSP),
+                ))
+                .layer(SetResponseHeaderLayer::overriding(
+                    X_CONTENT_TYPE_OPTIONS,
+                    HeaderValue::from_static("nosniff"),
+                )),
+        ),
+    }
+}
+
+fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Response {
+    (status, [(CACHE_CONTROL, cache)], Json(body)).into_response()
+}
+
+fn bad_request(problem: String) -> Response {
+    (StatusCode::BAD_REQUEST, [(CACHE_CONTROL, "no-store")], Json(json!({ "error": problem }))).into_response()
+}
+
+async fn verdict(
+    State(service): State<Arc<Service>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    let Ok(Query(pairs)) = query else {
+        return bad_request("the query string is not valid".into());
+    };
+    let asked = match endpoint_of(&pairs) {
+        Ok(endpoint) => endpoint,
+        Err(problem) => return bad_request(problem),
+    };
+    let now = Timestamp::from_system_time(std::time::SystemTime::now());
+    match service.registry.find(&asked) {
+        None => json_response(StatusCode::NOT_FOUND, NOT_FOUND_CACHE, json!({ "error": "no attestation for this endpoint" })),
+        Some(Found::Published(p)) => json_response(StatusCode::OK, VERDICT_CACHE, p.document.clone()),
+        Some(Found::Attested(a)) => match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
+            Ok(document) => json_response(StatusCode::OK, VERDICT_CACHE, document),
+            Err(e) => {
+                tracing::error!("could not sign a verdict: {e}");
+                json_response(StatusCode::INTERNAL_SERVER_ERROR, "no-store", json!({ "error": "could not sign the verdict" }))
+            }
+        },
+    }
+}
+
+/// The endpoint a query names: each parameter exactly once, valid per the protocol.
+fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
+    let one = |name: &str| {
+        let mut values = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        match (values.next(), values.next()) {
+            (None, _) => Err(format!("missing query parameter {name}")),
+            (Some(_), Some(_)) => Err(format!("query parameter {name} is given more than once")),
+            (Some(v), None) => Ok(v),
+        }
+    };
+    Endpoint::new(one("chain")?, one("payTo")?, one("resourceUrl")?).map_err(|e| e.to_string())
+}
+
+async fn verification_keys(State(service): State<Arc<Service>>) -> Response {
+    json_response(StatusCode::OK, KEYS_CACHE, service.keys_document.clone())
+}

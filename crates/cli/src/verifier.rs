@@ -1,0 +1,89 @@
+//! The native consumer: fetches one verdict (whole-exchange timeout, 64 KiB
+//! cap, no credentials, no redirect to another origin) and hands what it got
+//! to the core.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::redirect::Policy;
+use x402_verdict_core::{
+    BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys, MAX_BODY_BYTES,
+};
+
+/// Everything needed to look endpoints up against one service.
+#[derive(Clone, Debug)]
+pub struct Verifier {
+    /// The service; `None` answers `no_service`.
+    pub base_url: Option<BaseUrl>,
+    /// The configured public keys.
+    pub keys: TrustedKeys,
+    /// Strict mode.
+    pub strict: bool,
+    /// The whole-exchange timeout.
+    pub timeout: Duration,
+    client: reqwest::Client,
+}
+
+impl Verifier {
+    /// A verifier with its own HTTP client.
+    ///
+    /// # Errors
+    ///
+    /// When the TLS back end cannot start.
+    pub fn new(base_url: Option<BaseUrl>, keys: TrustedKeys, strict: bool, timeout_ms: u32) -> Result<Self, String> {
+        let client = reqwest::Client::builder()
+            .redirect(Policy::custom(|attempt| {
+                let same_origin = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+                if attempt.previous().len() > 4 || !same_origin {
+                    attempt.stop()
+                } else {
+                    attempt.follow()
+                }
+            }))
+            .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot start the HTTP client: {e}"))?;
+        Ok(Verifier { base_url, keys, strict, timeout: Duration::from_millis(timeout_ms.into()), client })
+    }
+
+    /// Looks `endpoint` up and evaluates the answer now. Never fails: every
+    /// failure is an `unknown` result.
+    pub async fn check(&self, endpoint: Endpoint) -> Evaluation {
+        let Some(base_url) = &self.base_url else {
+            return Evaluation::no_service();
+        };
+        let url = base_url.verdict_url(&endpoint);
+        let lookup = Lookup { endpoint, keys: self.keys.clone(), strict: self.strict };
+        let fetched = tokio::time::timeout(self.timeout, self.fetch(&url)).await;
+        let now = Timestamp::from_system_time(SystemTime::now());
+        match fetched {
+            Err(_) => lookup.evaluate(Response::Failed(FetchFailure::Timeout), now),
+            Ok(Err(failure)) => lookup.evaluate(Response::Failed(failure), now),
+            Ok(Ok((status, body))) => lookup.evaluate(Response::Http { status, body: &body }, now),
+        }
+    }
+
+    async fn fetch(&self, url: &str) -> Result<(u16, Vec<u8>), FetchFailure> {
+        let mut response = self
+            .client
+            .get(url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|_| FetchFailure::Network)?;
+        let status = response.status();
+        if status.is_redirection() {
+            return Err(FetchFailure::Redirected);
+        }
+        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(FetchFailure::TooLarge);
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
+            if body.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(FetchFailure::TooLarge);
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok((status.as_u16(), body))
+    }
+}

@@ -1,0 +1,122 @@
+//! Helpers shared by the integration tests: temporary folders, the real
+//! service started on a loopback port, and the `x402-verdict` command.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_x402-verdict");
+pub const CHAIN: &str = "base";
+pub const PAY_TO: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+
+/// A fresh folder under the target directory, removed by nobody (cheap, inspectable).
+pub fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An RFC 3339 time `hours` from now.
+pub fn hours_from_now(hours: i64) -> String {
+    let now = x402_verdict_core::Timestamp::from_system_time(std::time::SystemTime::now());
+    now.plus_seconds(hours * 3600).to_rfc3339()
+}
+
+/// A registry attestation for `resource` with the given status and times.
+pub fn attestation(resource: &str, status: &str, rechecked_hours_ago: i64, renew_in_hours: i64) -> Value {
+    json!({
+        "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource,
+        "operator": "Example Co <script>alert(1)</script>", "relatedParty": false,
+        "assuranceLevel": "G", "status": status,
+        "attestedAt": hours_from_now(-24 * 90),
+        "lastRecheckedAt": hours_from_now(-rechecked_hours_ago),
+        "recheckEveryHours": 24,
+        "renewBy": hours_from_now(renew_in_hours),
+    })
+}
+
+/// Runs the command to completion: (exit code, stdout, stderr).
+pub async fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().await.unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes a key file with `keygen` and returns its current public key.
+pub async fn keygen(path: &Path, rotate: bool) -> String {
+    let mut args = vec!["keygen", "--out", path.to_str().unwrap()];
+    if rotate {
+        args.push("--rotate");
+    }
+    let (code, out, err) = run(&args).await;
+    assert_eq!(code, 0, "{err}");
+    out.lines().find_map(|l| l.strip_prefix("publicKey ")).unwrap().to_owned()
+}
+
+/// Signs a verdict object with `sign`.
+pub async fn sign(keys: &Path, verdict: &Value) -> Value {
+    let file = keys.with_file_name(format!("verdict-{}.json", rand_name()));
+    std::fs::write(&file, verdict.to_string()).unwrap();
+    let (code, out, err) = run(&["sign", "--keys", keys.to_str().unwrap(), file.to_str().unwrap()]).await;
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+fn rand_name() -> usize {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The real service, running until dropped.
+pub struct Service {
+    pub url: String,
+    child: Child,
+}
+
+impl Service {
+    /// Starts `serve` on a free loopback port and waits for its address.
+    pub async fn start(registry: &Path, keys: &Path) -> Service {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--registry"])
+            .arg(registry)
+            .arg("--keys")
+            .arg(keys)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let line = lines.next_line().await.unwrap().expect("the service printed its address");
+        let url = line.strip_prefix("listening on ").unwrap().to_owned();
+        Service { url, child }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+/// `lookup --json` for `resource` against `base`, trusting `keys`.
+pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -> Value {
+    let mut args = vec!["lookup", "--json", "--base-url", base, "--chain", CHAIN, "--pay-to", PAY_TO, "--resource-url", resource];
+    for k in keys {
+        args.extend(["--public-key", k]);
+    }
+    args.extend(extra);
+    let (code, out, err) = run(&args).await;
+    assert_eq!(code, 0, "lookup exits 0 for every result: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
