@@ -1,1 +1,159 @@
-//! placeholder
+//! The x402 verification badge: a WebAssembly module that fetches the signed
+//! verdict for one x402 endpoint, checks its Ed25519 signature in the
+//! browser, and renders *verified*, *not verified* or *unknown*.
+//!
+//! This crate translates and renders; every protocol decision is made by
+//! [`x402_verdict_core`].
+//!
+//! ```js
+//! import init, { renderBadge } from "x402-verdict-badge";
+//! await init();
+//! const state = await renderBadge(document.getElementById("badge"), {
+//!   baseUrl: "https://verify.example", chain: "base",
+//!   payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+//!   resourceUrl: "https://api.example.com/premium-data",
+//!   publicKey: "<base64 Ed25519 public key>",
+//! });
+//! ```
+
+#![warn(missing_docs)]
+
+mod fetch;
+mod options;
+mod render;
+
+use wasm_bindgen::prelude::*;
+use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
+
+const UNKNOWN: &str = State::Unknown.as_str();
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** What a badge rendered. */
+export type BadgeState = "human-backed" | "revoked" | "unknown";
+
+/** Options of one lookup. */
+export interface BadgeOptions {
+  /** The verification service's base URL (absolute http(s)). Absent: `unknown`, outcome `no_service`. */
+  baseUrl?: string;
+  /** The endpoint's network, from its 402 response (`base`, `eip155:8453`, …). */
+  chain: string;
+  /** The endpoint's payment address. */
+  payTo: string;
+  /** The resource URL the payment unlocks (never fetched). */
+  resourceUrl: string;
+  /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
+  publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
+  /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
+  timeoutMs?: number;
+  /** Require a valid signature for a positive result (default false). */
+  strict?: boolean;
+}
+
+/** The structured result of a lookup (protocol section 5). */
+export interface VerdictResult {
+  state: BadgeState;
+  outcome: "human_backed" | "revoked" | "stale" | "no_signal" | "no_service" | "no_response";
+  freshness: "fresh" | "overdue" | "unknown";
+  signature: "valid" | "invalid" | "unverifiable" | "not_checked";
+  assuranceLevel?: string;
+  verifiedAt?: string;
+  recheckEveryHours?: number;
+  reason?: string;
+  detail?: string;
+}
+"#;
+
+/// Renders one badge into `container` (replacing its content) and resolves
+/// to the state it rendered. Never rejects: bad options, a missing or
+/// detached container, a network error, a timeout or a hostile response all
+/// resolve to `"unknown"`.
+#[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "BadgeState")]
+pub async fn render_badge(
+    #[wasm_bindgen(unchecked_param_type = "Element")] container: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+) -> String {
+    let Some(element) = render::as_element(&container) else {
+        warn("renderBadge: container is not an element");
+        return UNKNOWN.into();
+    };
+    render_into(&element, options::from_js(&options)).await
+}
+
+/// Looks one endpoint up and resolves to the structured result, for
+/// dashboards that draw their own UI. Never rejects.
+#[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "VerdictResult")]
+pub async fn lookup_verdict(
+    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+) -> JsValue {
+    let result = match options::from_js(&options) {
+        Ok(options) => evaluate(&options).await,
+        Err(problem) => Evaluation::invalid_input(problem),
+    };
+    let text = serde_json::to_string(&result).unwrap_or_default();
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+}
+
+/// Renders a badge into every element under `root` (default: the document)
+/// that carries `data-x402-verdict`, reading its options from `data-*`
+/// attributes, and resolves to the states rendered, in document order.
+#[wasm_bindgen(js_name = renderAll, unchecked_return_type = "BadgeState[]")]
+pub async fn render_all(
+    #[wasm_bindgen(unchecked_param_type = "Element | undefined")] root: JsValue,
+) -> JsValue {
+    let elements = render::marked_elements(&root);
+    let promises = js_sys::Array::new();
+    for element in elements {
+        let options = options::from_attributes(&element);
+        promises.push(&wasm_bindgen_futures::future_to_promise(async move {
+            Ok(JsValue::from(render_into(&element, options).await))
+        }));
+    }
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&promises))
+        .await
+        .unwrap_or_else(|_| js_sys::Array::new().into())
+}
+
+async fn render_into(element: &web_sys::Element, options: Result<LookupOptions, String>) -> String {
+    let Ok(badge) = render::Badge::mount(element) else {
+        warn("renderBadge: the badge could not be added to the container");
+        return UNKNOWN.into();
+    };
+    let result = match options {
+        Err(problem) => {
+            warn(&format!("renderBadge: {problem}"));
+            Evaluation::invalid_input(problem)
+        }
+        Ok(_) if !render::is_connected(element) => {
+            Evaluation::invalid_input("the container is not in the document".into())
+        }
+        Ok(options) => evaluate(&options).await,
+    };
+    match badge.show(&result) {
+        Ok(()) => result.state.as_str().into(),
+        Err(_) => UNKNOWN.into(),
+    }
+}
+
+async fn evaluate(options: &LookupOptions) -> Evaluation {
+    let Some(base) = &options.base_url else {
+        return Evaluation::no_service();
+    };
+    let url = base.verdict_url(&options.lookup.endpoint);
+    let fetched = fetch::fetch_shared(url, base.origin().to_owned(), options.timeout_ms).await;
+    let now = Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64);
+    match &fetched {
+        Ok((status, body)) => options.lookup.evaluate(
+            Response::Http {
+                status: *status,
+                body,
+            },
+            now,
+        ),
+        Err(failure) => options.lookup.evaluate(Response::Failed(*failure), now),
+    }
+}
+
+fn warn(message: &str) {
+    web_sys::console::warn_1(&message.into());
+}

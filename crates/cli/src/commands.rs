@@ -7,7 +7,9 @@ use std::time::SystemTime;
 use serde_json::Value;
 use x402_verdict_core::keys::{encode_base64, parse_public_key};
 use x402_verdict_core::request::check_timeout_ms;
-use x402_verdict_core::{sign_verdict, BaseUrl, Endpoint, KeyId, Timestamp, TrustedKeys, DEFAULT_TIMEOUT_MS};
+use x402_verdict_core::{
+    sign_verdict, BaseUrl, Endpoint, KeyId, Timestamp, TrustedKeys, DEFAULT_TIMEOUT_MS,
+};
 
 use crate::keyfile::KeyFile;
 use crate::verifier::Verifier;
@@ -62,7 +64,8 @@ fn parse_timeout(text: &str) -> Result<u32, String> {
 ///
 /// An endpoint value that breaks the protocol's rules.
 pub async fn lookup(args: LookupArgs) -> Result<(), String> {
-    let endpoint = Endpoint::new(&args.chain, &args.pay_to, &args.resource_url).map_err(|e| e.to_string())?;
+    let endpoint =
+        Endpoint::new(&args.chain, &args.pay_to, &args.resource_url).map_err(|e| e.to_string())?;
     let keys = TrustedKeys::from_keys(args.public_keys);
     let verifier = Verifier::new(Some(args.base_url), keys, args.strict, args.timeout_ms)?;
     let result = verifier.check(endpoint).await;
@@ -94,7 +97,10 @@ pub fn keygen(args: KeygenArgs) -> Result<(), String> {
     let keys = if args.rotate {
         KeyFile::load(&args.out)?.rotated()
     } else if args.out.exists() {
-        return Err(format!("{}: already exists (pass --rotate to rotate it)", args.out.display()));
+        return Err(format!(
+            "{}: already exists (pass --rotate to rotate it)",
+            args.out.display()
+        ));
     } else {
         KeyFile::generate()
     };
@@ -127,11 +133,14 @@ pub fn sign(args: SignArgs) -> Result<(), String> {
     let mut text = Vec::new();
     let name = args.input.display().to_string();
     if name == "-" {
-        std::io::stdin().read_to_end(&mut text).map_err(|e| format!("standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_end(&mut text)
+            .map_err(|e| format!("standard input: {e}"))?;
     } else {
         text = std::fs::read(&args.input).map_err(|e| format!("{name}: {e}"))?;
     }
-    let input: Value = serde_json::from_slice(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+    let input: Value =
+        serde_json::from_slice(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
     // Accept a bare verdict object or a document holding one.
     let verdict = match input.get("verdict") {
         Some(inner) => inner.clone(),

@@ -90,7 +90,10 @@ impl KeyFile {
         let at = |e: std::io::Error| format!("{}: {e}", path.display());
         let current = key_entry(&self.current.verifying_key());
         let mut current = current.as_object().cloned().unwrap_or_default();
-        current.insert("secretKey".into(), encode_base64(self.current.as_bytes()).into());
+        current.insert(
+            "secretKey".into(),
+            encode_base64(self.current.as_bytes()).into(),
+        );
         let doc = json!({
             "current": current,
             "previous": self.previous.iter().map(key_entry).collect::<Vec<_>>(),
@@ -101,7 +104,8 @@ impl KeyFile {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let mut file = options.open(&tmp).map_err(at)?;
-        file.write_all(format!("{doc:#}\n").as_bytes()).map_err(at)?;
+        file.write_all(format!("{doc:#}\n").as_bytes())
+            .map_err(at)?;
         file.sync_all().map_err(at)?;
         fs::rename(&tmp, path).map_err(at)
     }

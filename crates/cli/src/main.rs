@@ -40,7 +40,10 @@ fn main() -> ExitCode {
         )
         .with_target(false)
         .init();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("x402-verdict: cannot start the runtime: {e}");

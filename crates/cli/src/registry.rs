@@ -140,8 +140,13 @@ impl Registry {
         let Value::Object(top) = doc else {
             return Err("the registry is not a JSON object".into());
         };
-        if let Some(key) = top.keys().find(|k| !["attestations", "published"].contains(&k.as_str())) {
-            return Err(format!("unknown member `{key}` (expected attestations, published)"));
+        if let Some(key) = top
+            .keys()
+            .find(|k| !["attestations", "published"].contains(&k.as_str()))
+        {
+            return Err(format!(
+                "unknown member `{key}` (expected attestations, published)"
+            ));
         }
         let list = |name: &str| match top.get(name) {
             None => Ok(&[][..]),
@@ -156,11 +161,16 @@ impl Registry {
         }
         for (i, item) in list("published")?.iter().enumerate() {
             let bytes = serde_json::to_vec(item).unwrap_or_default();
-            let parsed = VerdictDocument::parse(&bytes).map_err(|e| format!("published[{i}]: {e}"))?;
+            let parsed =
+                VerdictDocument::parse(&bytes).map_err(|e| format!("published[{i}]: {e}"))?;
             let v = &parsed.verdict;
             let endpoint = Endpoint::new(&v.chain, &v.pay_to, &v.resource_url)
                 .map_err(|e| format!("published[{i}]: verdict.{e}"))?;
-            let published = Published { endpoint, document: item.clone(), parsed };
+            let published = Published {
+                endpoint,
+                document: item.clone(),
+                parsed,
+            };
             registry.insert(Found::Published(&published), &format!("published[{i}]"))?;
             registry.published.push(published);
         }
@@ -185,7 +195,12 @@ impl Registry {
             .iter()
             .find(|a| names(&a.endpoint))
             .map(Found::Attested)
-            .or_else(|| self.published.iter().find(|p| names(&p.endpoint)).map(Found::Published))
+            .or_else(|| {
+                self.published
+                    .iter()
+                    .find(|p| names(&p.endpoint))
+                    .map(Found::Published)
+            })
     }
 
     /// The published documents.
@@ -201,7 +216,8 @@ impl Registry {
 
 fn check_entry(item: &Value) -> Result<Attestation, String> {
     let entry: Entry = serde_json::from_value(item.clone()).map_err(|e| e.to_string())?;
-    let endpoint = Endpoint::new(&entry.chain, &entry.pay_to, &entry.resource_url).map_err(|e| e.to_string())?;
+    let endpoint = Endpoint::new(&entry.chain, &entry.pay_to, &entry.resource_url)
+        .map_err(|e| e.to_string())?;
     if !is_assurance_level(&entry.assurance_level) {
         return Err("assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -".into());
     }
@@ -261,28 +277,86 @@ mod tests {
     #[test]
     fn derives_each_outcome_from_the_clock() {
         let r = Registry::from_json(&json!({ "attestations": [entry()] })).unwrap();
-        let asked = Endpoint::new("base", "0xabc0000000000000000000000000000000000001", "https://api.example.com/x").unwrap();
-        let Some(Found::Attested(a)) = r.find(&asked) else { panic!("not found") };
+        let asked = Endpoint::new(
+            "base",
+            "0xabc0000000000000000000000000000000000001",
+            "https://api.example.com/x",
+        )
+        .unwrap();
+        let Some(Found::Attested(a)) = r.find(&asked) else {
+            panic!("not found")
+        };
         let t = |s| Timestamp::parse_rfc3339(s).unwrap();
-        assert_eq!(a.outcome(t("2026-09-01T12:00:00Z")), WireOutcome::HumanBacked);
-        assert_eq!(a.outcome(t("2026-09-02T00:00:00Z")), WireOutcome::HumanBacked);
+        assert_eq!(
+            a.outcome(t("2026-09-01T12:00:00Z")),
+            WireOutcome::HumanBacked
+        );
+        assert_eq!(
+            a.outcome(t("2026-09-02T00:00:00Z")),
+            WireOutcome::HumanBacked
+        );
         assert_eq!(a.outcome(t("2026-09-02T00:00:01Z")), WireOutcome::Stale);
         assert_eq!(a.outcome(t("2027-01-01T00:00:01Z")), WireOutcome::Revoked);
         // The request's spelling is echoed.
-        assert_eq!(a.verdict(&asked, t("2026-09-01T12:00:00Z"))["payTo"], json!(asked.pay_to()));
+        assert_eq!(
+            a.verdict(&asked, t("2026-09-01T12:00:00Z"))["payTo"],
+            json!(asked.pay_to())
+        );
     }
 
     #[test]
     fn names_the_entry_and_field() {
-        assert_eq!(error(|m| { m.remove("operator"); }), "attestations[1]: missing field `operator`");
-        assert!(error(|m| { m.insert("status".into(), json!("paused")); }).starts_with("attestations[1]: unknown variant `paused`"));
-        assert_eq!(error(|m| { m.insert("assuranceLevel".into(), json!("g")); }), "attestations[1]: assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -");
-        assert_eq!(error(|m| { m.insert("recheckEveryHours".into(), json!(0)); }), "attestations[1]: recheckEveryHours is not an integer from 1 to 8760");
-        assert_eq!(error(|m| { m.insert("renewBy".into(), json!("soon")); }), "attestations[1]: renewBy is not an RFC 3339 UTC time");
-        assert_eq!(error(|m| { m.insert("chain".into(), json!("")); }), "attestations[1]: chain is empty");
-        assert!(error(|m| { m.insert("extra".into(), json!(1)); }).contains("unknown field `extra`"));
-        assert_eq!(error(|m| { m.insert("resourceUrl".into(), json!("https://api.example.com/other")); }), "attestations[1]: another entry already names this endpoint");
-        assert!(Registry::from_json(&json!({ "attestation": [] })).unwrap_err().contains("unknown member"));
-        assert!(Registry::from_json(&json!({ "published": [{"verdict": {}}] })).unwrap_err().starts_with("published[0]: verdict.v is missing"));
+        assert_eq!(
+            error(|m| {
+                m.remove("operator");
+            }),
+            "attestations[1]: missing field `operator`"
+        );
+        assert!(error(|m| {
+            m.insert("status".into(), json!("paused"));
+        })
+        .starts_with("attestations[1]: unknown variant `paused`"));
+        assert_eq!(
+            error(|m| {
+                m.insert("assuranceLevel".into(), json!("g"));
+            }),
+            "attestations[1]: assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -"
+        );
+        assert_eq!(
+            error(|m| {
+                m.insert("recheckEveryHours".into(), json!(0));
+            }),
+            "attestations[1]: recheckEveryHours is not an integer from 1 to 8760"
+        );
+        assert_eq!(
+            error(|m| {
+                m.insert("renewBy".into(), json!("soon"));
+            }),
+            "attestations[1]: renewBy is not an RFC 3339 UTC time"
+        );
+        assert_eq!(
+            error(|m| {
+                m.insert("chain".into(), json!(""));
+            }),
+            "attestations[1]: chain is empty"
+        );
+        assert!(error(|m| {
+            m.insert("extra".into(), json!(1));
+        })
+        .contains("unknown field `extra`"));
+        assert_eq!(
+            error(|m| {
+                m.insert("resourceUrl".into(), json!("https://api.example.com/other"));
+            }),
+            "attestations[1]: another entry already names this endpoint"
+        );
+        assert!(Registry::from_json(&json!({ "attestation": [] }))
+            .unwrap_err()
+            .contains("unknown member"));
+        assert!(
+            Registry::from_json(&json!({ "published": [{"verdict": {}}] }))
+                .unwrap_err()
+                .starts_with("published[0]: verdict.v is missing")
+        );
     }
 }

@@ -23,7 +23,8 @@ use crate::registry::{Found, Registry};
 
 /// The Content-Security-Policy of the static pages: what a strict seller
 /// site would send, so that the demo proves the badge works under it.
-pub const STATIC_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+pub const STATIC_CSP: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 const VERDICT_CACHE: &str = "public, max-age=60, stale-while-revalidate=300";
 const NOT_FOUND_CACHE: &str = "public, max-age=10";
@@ -98,11 +99,19 @@ fn warn_about_published(registry: &Registry, keys: &KeyFile) {
 /// The service's routes.
 fn router(registry: Registry, keys: KeyFile, www: Option<PathBuf>) -> Router {
     let keys_document = keys.keys_document();
-    let service = Arc::new(Service { registry, keys, keys_document });
+    let service = Arc::new(Service {
+        registry,
+        keys,
+        keys_document,
+    });
     let api = Router::new()
         .route("/v0/verdict", get(verdict))
         .route("/v0/verification-keys", get(verification_keys))
-        .layer(CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]))
+        .layer(
+            CorsLayer::new()
+                .allow_origin(Any)
+                .allow_methods([Method::GET]),
+        )
         .with_state(service);
     match www {
         None => api,
@@ -126,7 +135,12 @@ fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Respon
 }
 
 fn bad_request(problem: String) -> Response {
-    (StatusCode::BAD_REQUEST, [(CACHE_CONTROL, "no-store")], Json(json!({ "error": problem }))).into_response()
+    (
+        StatusCode::BAD_REQUEST,
+        [(CACHE_CONTROL, "no-store")],
+        Json(json!({ "error": problem })),
+    )
+        .into_response()
 }
 
 async fn verdict(
@@ -142,22 +156,37 @@ async fn verdict(
     };
     let now = Timestamp::from_system_time(std::time::SystemTime::now());
     match service.registry.find(&asked) {
-        None => json_response(StatusCode::NOT_FOUND, NOT_FOUND_CACHE, json!({ "error": "no attestation for this endpoint" })),
-        Some(Found::Published(p)) => json_response(StatusCode::OK, VERDICT_CACHE, p.document.clone()),
-        Some(Found::Attested(a)) => match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
-            Ok(document) => json_response(StatusCode::OK, VERDICT_CACHE, document),
-            Err(e) => {
-                tracing::error!("could not sign a verdict: {e}");
-                json_response(StatusCode::INTERNAL_SERVER_ERROR, "no-store", json!({ "error": "could not sign the verdict" }))
+        None => json_response(
+            StatusCode::NOT_FOUND,
+            NOT_FOUND_CACHE,
+            json!({ "error": "no attestation for this endpoint" }),
+        ),
+        Some(Found::Published(p)) => {
+            json_response(StatusCode::OK, VERDICT_CACHE, p.document.clone())
+        }
+        Some(Found::Attested(a)) => {
+            match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
+                Ok(document) => json_response(StatusCode::OK, VERDICT_CACHE, document),
+                Err(e) => {
+                    tracing::error!("could not sign a verdict: {e}");
+                    json_response(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "no-store",
+                        json!({ "error": "could not sign the verdict" }),
+                    )
+                }
             }
-        },
+        }
     }
 }
 
 /// The endpoint a query names: each parameter exactly once, valid per the protocol.
 fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
     let one = |name: &str| {
-        let mut values = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let mut values = pairs
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str());
         match (values.next(), values.next()) {
             (None, _) => Err(format!("missing query parameter {name}")),
             (Some(_), Some(_)) => Err(format!("query parameter {name} is given more than once")),

@@ -6,7 +6,8 @@ use std::time::{Duration, SystemTime};
 
 use reqwest::redirect::Policy;
 use x402_verdict_core::{
-    BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys, MAX_BODY_BYTES,
+    BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
+    MAX_BODY_BYTES,
 };
 
 /// Everything needed to look endpoints up against one service.
@@ -29,10 +30,18 @@ impl Verifier {
     /// # Errors
     ///
     /// When the TLS back end cannot start.
-    pub fn new(base_url: Option<BaseUrl>, keys: TrustedKeys, strict: bool, timeout_ms: u32) -> Result<Self, String> {
+    pub fn new(
+        base_url: Option<BaseUrl>,
+        keys: TrustedKeys,
+        strict: bool,
+        timeout_ms: u32,
+    ) -> Result<Self, String> {
         let client = reqwest::Client::builder()
             .redirect(Policy::custom(|attempt| {
-                let same_origin = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+                let same_origin = attempt
+                    .previous()
+                    .first()
+                    .is_some_and(|first| first.origin() == attempt.url().origin());
                 if attempt.previous().len() > 4 || !same_origin {
                     attempt.stop()
                 } else {
@@ -42,7 +51,13 @@ impl Verifier {
             .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| format!("cannot start the HTTP client: {e}"))?;
-        Ok(Verifier { base_url, keys, strict, timeout: Duration::from_millis(timeout_ms.into()), client })
+        Ok(Verifier {
+            base_url,
+            keys,
+            strict,
+            timeout: Duration::from_millis(timeout_ms.into()),
+            client,
+        })
     }
 
     /// Looks `endpoint` up and evaluates the answer now. Never fails: every
@@ -52,13 +67,23 @@ impl Verifier {
             return Evaluation::no_service();
         };
         let url = base_url.verdict_url(&endpoint);
-        let lookup = Lookup { endpoint, keys: self.keys.clone(), strict: self.strict };
+        let lookup = Lookup {
+            endpoint,
+            keys: self.keys.clone(),
+            strict: self.strict,
+        };
         let fetched = tokio::time::timeout(self.timeout, self.fetch(&url)).await;
         let now = Timestamp::from_system_time(SystemTime::now());
         match fetched {
             Err(_) => lookup.evaluate(Response::Failed(FetchFailure::Timeout), now),
             Ok(Err(failure)) => lookup.evaluate(Response::Failed(failure), now),
-            Ok(Ok((status, body))) => lookup.evaluate(Response::Http { status, body: &body }, now),
+            Ok(Ok((status, body))) => lookup.evaluate(
+                Response::Http {
+                    status,
+                    body: &body,
+                },
+                now,
+            ),
         }
     }
 
@@ -74,7 +99,10 @@ impl Verifier {
         if status.is_redirection() {
             return Err(FetchFailure::Redirected);
         }
-        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        if response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY_BYTES as u64)
+        {
             return Err(FetchFailure::TooLarge);
         }
         let mut body = Vec::new();

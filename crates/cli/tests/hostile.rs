@@ -81,14 +81,31 @@ async fn every_hostile_answer_is_unknown_no_response() {
     ];
     for (path, reason) in cases {
         let started = Instant::now();
-        let v = lookup(&format!("{host}/{path}"), RESOURCE, &[&key], &["--timeout-ms", "800"]).await;
+        let v = lookup(
+            &format!("{host}/{path}"),
+            RESOURCE,
+            &[&key],
+            &["--timeout-ms", "800"],
+        )
+        .await;
         let elapsed = started.elapsed();
         assert_eq!(
-            (v["state"].as_str(), v["outcome"].as_str(), v["reason"].as_str()),
+            (
+                v["state"].as_str(),
+                v["outcome"].as_str(),
+                v["reason"].as_str()
+            ),
             (Some("unknown"), Some("no_response"), Some(reason)),
             "{path}: {v}"
         );
-        assert_eq!((v["freshness"].as_str(), v["signature"].as_str()), (Some("unknown"), Some("not_checked")), "{path}");
-        assert!(elapsed < Duration::from_millis(2500), "{path} took {elapsed:?}");
+        assert_eq!(
+            (v["freshness"].as_str(), v["signature"].as_str()),
+            (Some("unknown"), Some("not_checked")),
+            "{path}"
+        );
+        assert!(
+            elapsed < Duration::from_millis(2500),
+            "{path} took {elapsed:?}"
+        );
     }
 }

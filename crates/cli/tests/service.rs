@@ -15,10 +15,12 @@ async fn demo() -> (std::path::PathBuf, String, Service) {
     let public = keygen(&keys, false).await;
     let other_keys = dir.join("other.json");
     keygen(&other_keys, false).await;
-    let verdict = |resource: &str, verified_hours: i64| json!({
-        "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource, "outcome": "human_backed",
-        "assuranceLevel": "G", "verifiedAt": hours_from_now(verified_hours), "recheckEveryHours": 24,
-    });
+    let verdict = |resource: &str, verified_hours: i64| {
+        json!({
+            "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource, "outcome": "human_backed",
+            "assuranceLevel": "G", "verifiedAt": hours_from_now(verified_hours), "recheckEveryHours": 24,
+        })
+    };
     let overdue = sign(&keys, &verdict(&format!("{R}overdue"), -30)).await;
     let future = sign(&keys, &verdict(&format!("{R}future"), 2)).await;
     let mut tampered = sign(&keys, &verdict(&format!("{R}tampered"), -1)).await;
@@ -41,11 +43,29 @@ async fn demo() -> (std::path::PathBuf, String, Service) {
 
 fn summary(v: &Value) -> (String, String, String, String, String) {
     let s = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
-    (s("state"), s("outcome"), s("freshness"), s("signature"), s("reason"))
+    (
+        s("state"),
+        s("outcome"),
+        s("freshness"),
+        s("signature"),
+        s("reason"),
+    )
 }
 
-fn row(state: &str, outcome: &str, freshness: &str, signature: &str, reason: &str) -> (String, String, String, String, String) {
-    (state.into(), outcome.into(), freshness.into(), signature.into(), reason.into())
+fn row(
+    state: &str,
+    outcome: &str,
+    freshness: &str,
+    signature: &str,
+    reason: &str,
+) -> (String, String, String, String, String) {
+    (
+        state.into(),
+        outcome.into(),
+        freshness.into(),
+        signature.into(),
+        reason.into(),
+    )
 }
 
 #[tokio::test]
@@ -54,15 +74,60 @@ async fn every_outcome_through_http() {
     let base = service.url.as_str();
     let ask = |path: &str| format!("{R}{path}");
     let cases = [
-        ("good", row("human-backed", "human_backed", "fresh", "valid", "-")),
-        ("revoked", row("revoked", "revoked", "fresh", "valid", "revoked")),
-        ("stale", row("unknown", "stale", "overdue", "valid", "stale")),
-        ("lapsed", row("revoked", "revoked", "fresh", "valid", "revoked")),
-        ("unlisted", row("unknown", "no_signal", "unknown", "not_checked", "not_listed")),
-        ("overdue", row("unknown", "human_backed", "overdue", "valid", "overdue")),
-        ("future", row("unknown", "human_backed", "unknown", "valid", "verified_in_future")),
-        ("tampered", row("unknown", "human_backed", "fresh", "invalid", "signature_invalid")),
-        ("foreign", row("human-backed", "human_backed", "fresh", "unverifiable", "-")),
+        (
+            "good",
+            row("human-backed", "human_backed", "fresh", "valid", "-"),
+        ),
+        (
+            "revoked",
+            row("revoked", "revoked", "fresh", "valid", "revoked"),
+        ),
+        (
+            "stale",
+            row("unknown", "stale", "overdue", "valid", "stale"),
+        ),
+        (
+            "lapsed",
+            row("revoked", "revoked", "fresh", "valid", "revoked"),
+        ),
+        (
+            "unlisted",
+            row(
+                "unknown",
+                "no_signal",
+                "unknown",
+                "not_checked",
+                "not_listed",
+            ),
+        ),
+        (
+            "overdue",
+            row("unknown", "human_backed", "overdue", "valid", "overdue"),
+        ),
+        (
+            "future",
+            row(
+                "unknown",
+                "human_backed",
+                "unknown",
+                "valid",
+                "verified_in_future",
+            ),
+        ),
+        (
+            "tampered",
+            row(
+                "unknown",
+                "human_backed",
+                "fresh",
+                "invalid",
+                "signature_invalid",
+            ),
+        ),
+        (
+            "foreign",
+            row("human-backed", "human_backed", "fresh", "unverifiable", "-"),
+        ),
     ];
     for (path, expected) in cases {
         let got = lookup(base, &ask(path), &[&key], &[]).await;
@@ -70,14 +135,39 @@ async fn every_outcome_through_http() {
     }
     // Strict mode: an unknown keyId is no longer enough.
     let strict = lookup(base, &ask("foreign"), &[&key], &["--strict"]).await;
-    assert_eq!(summary(&strict), row("unknown", "human_backed", "fresh", "unverifiable", "signature_required"));
+    assert_eq!(
+        summary(&strict),
+        row(
+            "unknown",
+            "human_backed",
+            "fresh",
+            "unverifiable",
+            "signature_required"
+        )
+    );
     // No key configured: not checked, still human-backed outside strict mode.
     let open = lookup(base, &ask("good"), &[], &[]).await;
-    assert_eq!(summary(&open), row("human-backed", "human_backed", "fresh", "not_checked", "-"));
+    assert_eq!(
+        summary(&open),
+        row("human-backed", "human_backed", "fresh", "not_checked", "-")
+    );
     assert_eq!(open["assuranceLevel"], "G");
     assert_eq!(open["recheckEveryHours"], 24);
     // The text line.
-    let (code, line, _) = run(&["lookup", "--base-url", base, "--chain", CHAIN, "--pay-to", PAY_TO, "--resource-url", &ask("good"), "--public-key", &key]).await;
+    let (code, line, _) = run(&[
+        "lookup",
+        "--base-url",
+        base,
+        "--chain",
+        CHAIN,
+        "--pay-to",
+        PAY_TO,
+        "--resource-url",
+        &ask("good"),
+        "--public-key",
+        &key,
+    ])
+    .await;
     assert_eq!(code, 0);
     assert!(line.starts_with("Verification: human-backed; outcome human_backed; freshness fresh; assurance G; last re-checked "), "{line}");
     assert!(line.trim_end().ends_with("; signature valid."), "{line}");
@@ -90,16 +180,46 @@ async fn rotated_keys_stay_published_and_select_by_key_id() {
     let old = keygen(&keys, false).await;
     let new = keygen(&keys, true).await;
     let registry = dir.join("registry.json");
-    std::fs::write(&registry, json!({"attestations": [attestation(&format!("{R}good"), "active", 1, 240)]}).to_string()).unwrap();
+    std::fs::write(
+        &registry,
+        json!({"attestations": [attestation(&format!("{R}good"), "active", 1, 240)]}).to_string(),
+    )
+    .unwrap();
     let service = Service::start(&registry, &keys).await;
     let ask = format!("{R}good");
-    assert_eq!(lookup(&service.url, &ask, &[&new], &[]).await["signature"], "valid");
-    assert_eq!(lookup(&service.url, &ask, &[&old], &[]).await["signature"], "unverifiable");
-    assert_eq!(lookup(&service.url, &ask, &[&old, &new], &[]).await["signature"], "valid");
-    let doc: Value = reqwest::get(format!("{}/v0/verification-keys", service.url)).await.unwrap().json().await.unwrap();
-    let statuses: Vec<(&str, &str)> = doc["keys"].as_array().unwrap().iter()
-        .map(|k| (k["publicKey"].as_str().unwrap(), k["status"].as_str().unwrap())).collect();
-    assert_eq!(statuses, [(new.as_str(), "current"), (old.as_str(), "previous")]);
+    assert_eq!(
+        lookup(&service.url, &ask, &[&new], &[]).await["signature"],
+        "valid"
+    );
+    assert_eq!(
+        lookup(&service.url, &ask, &[&old], &[]).await["signature"],
+        "unverifiable"
+    );
+    assert_eq!(
+        lookup(&service.url, &ask, &[&old, &new], &[]).await["signature"],
+        "valid"
+    );
+    let doc: Value = reqwest::get(format!("{}/v0/verification-keys", service.url))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let statuses: Vec<(&str, &str)> = doc["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["publicKey"].as_str().unwrap(),
+                k["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [(new.as_str(), "current"), (old.as_str(), "previous")]
+    );
 }
 
 #[tokio::test]
@@ -107,30 +227,63 @@ async fn protocol_headers_and_bad_queries() {
     let (_dir, _key, mut service) = demo().await;
     let base = service.url.clone();
     let get = |q: String| reqwest::get(format!("{base}/v0/verdict?{q}"));
-    let good = get(format!("chain=base&payTo={PAY_TO}&resourceUrl={}", "https%3A%2F%2Fapi.example.com%2Fgood")).await.unwrap();
+    let good = get(format!(
+        "chain=base&payTo={PAY_TO}&resourceUrl={}",
+        "https%3A%2F%2Fapi.example.com%2Fgood"
+    ))
+    .await
+    .unwrap();
     assert_eq!(good.status(), 200);
     assert_eq!(good.headers()["access-control-allow-origin"], "*");
-    assert_eq!(good.headers()["cache-control"], "public, max-age=60, stale-while-revalidate=300");
+    assert_eq!(
+        good.headers()["cache-control"],
+        "public, max-age=60, stale-while-revalidate=300"
+    );
     let body: Value = good.json().await.unwrap();
-    assert_eq!(body["verdict"]["payTo"], PAY_TO, "the request's values are echoed");
-    let missing = get(format!("chain=base&payTo={PAY_TO}&resourceUrl=nothing")).await.unwrap();
+    assert_eq!(
+        body["verdict"]["payTo"], PAY_TO,
+        "the request's values are echoed"
+    );
+    let missing = get(format!("chain=base&payTo={PAY_TO}&resourceUrl=nothing"))
+        .await
+        .unwrap();
     assert_eq!(missing.status(), 404);
     assert_eq!(missing.headers()["cache-control"], "public, max-age=10");
     let long = "x".repeat(513);
     for (query, problem) in [
         ("chain=base".to_owned(), "missing query parameter payTo"),
-        (format!("chain=base&payTo={long}&resourceUrl=r"), "payTo is longer than 512 bytes"),
+        (
+            format!("chain=base&payTo={long}&resourceUrl=r"),
+            "payTo is longer than 512 bytes",
+        ),
         ("chain=&payTo=p&resourceUrl=r".to_owned(), "chain is empty"),
-        ("chain=a&chain=b&payTo=p&resourceUrl=r".to_owned(), "query parameter chain is given more than once"),
-        ("chain=%0A&payTo=p&resourceUrl=r".to_owned(), "chain contains a control character"),
+        (
+            "chain=a&chain=b&payTo=p&resourceUrl=r".to_owned(),
+            "query parameter chain is given more than once",
+        ),
+        (
+            "chain=%0A&payTo=p&resourceUrl=r".to_owned(),
+            "chain contains a control character",
+        ),
     ] {
         let r = get(query.clone()).await.unwrap();
         assert_eq!(r.status(), 400, "{query}");
         let body: Value = r.json().await.unwrap();
         assert_eq!(body["error"], problem, "{query}");
     }
-    assert!(service.is_running(), "the service keeps serving after bad queries");
-    assert_eq!(get(format!("chain=base&payTo={PAY_TO}&resourceUrl=https%3A%2F%2Fapi.example.com%2Fgood")).await.unwrap().status(), 200);
+    assert!(
+        service.is_running(),
+        "the service keeps serving after bad queries"
+    );
+    assert_eq!(
+        get(format!(
+            "chain=base&payTo={PAY_TO}&resourceUrl=https%3A%2F%2Fapi.example.com%2Fgood"
+        ))
+        .await
+        .unwrap()
+        .status(),
+        200
+    );
 }
 
 #[tokio::test]
@@ -141,17 +294,43 @@ async fn refuses_to_start_on_bad_files() {
     let registry = dir.join("registry.json");
     let mut entry = attestation("https://a.example/x", "active", 1, 10);
     entry["recheckEveryHours"] = json!(0);
-    std::fs::write(&registry, json!({"attestations": [attestation("https://a.example/ok", "active", 1, 10), entry]}).to_string()).unwrap();
+    std::fs::write(
+        &registry,
+        json!({"attestations": [attestation("https://a.example/ok", "active", 1, 10), entry]})
+            .to_string(),
+    )
+    .unwrap();
     let r = registry.to_str().unwrap();
     let k = keys.to_str().unwrap();
-    let (code, _, err) = run(&["serve", "--listen", "127.0.0.1:0", "--registry", r, "--keys", k]).await;
+    let (code, _, err) = run(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--registry",
+        r,
+        "--keys",
+        k,
+    ])
+    .await;
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("x402-verdict: {r}: attestations[1]: recheckEveryHours is not an integer from 1 to 8760"));
     std::fs::write(&registry, "{}").unwrap();
     std::fs::write(&keys, r#"{"current": {"secretKey": "short"}}"#).unwrap();
-    let (code, _, err) = run(&["serve", "--listen", "127.0.0.1:0", "--registry", r, "--keys", k]).await;
+    let (code, _, err) = run(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--registry",
+        r,
+        "--keys",
+        k,
+    ])
+    .await;
     assert_eq!(code, 2);
-    assert_eq!(err.trim(), format!("x402-verdict: {k}: current.secretKey is missing or not base64 of 32 bytes"));
+    assert_eq!(
+        err.trim(),
+        format!("x402-verdict: {k}: current.secretKey is missing or not base64 of 32 bytes")
+    );
     assert_eq!(err.lines().count(), 1);
 }
 
@@ -161,8 +340,18 @@ async fn sign_refuses_malformed_verdicts() {
     let keys = dir.join("keys.json");
     keygen(&keys, false).await;
     let input = dir.join("v.json");
-    std::fs::write(&input, r#"{"v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "human_backed"}"#).unwrap();
-    let (code, out, err) = run(&["sign", "--keys", keys.to_str().unwrap(), input.to_str().unwrap()]).await;
+    std::fs::write(
+        &input,
+        r#"{"v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "human_backed"}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(&[
+        "sign",
+        "--keys",
+        keys.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ])
+    .await;
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("verdict.assuranceLevel is missing"), "{err}");
 }
@@ -170,10 +359,54 @@ async fn sign_refuses_malformed_verdicts() {
 #[tokio::test]
 async fn lookup_rejects_bad_arguments_only() {
     for args in [
-        &["lookup", "--base-url", "ftp://x", "--chain", "c", "--pay-to", "p", "--resource-url", "r"][..],
-        &["lookup", "--base-url", "http://127.0.0.1:9", "--chain", "", "--pay-to", "p", "--resource-url", "r"],
-        &["lookup", "--base-url", "http://127.0.0.1:9", "--chain", "c", "--pay-to", "p", "--resource-url", "r", "--public-key", "nope"],
-        &["lookup", "--base-url", "http://127.0.0.1:9", "--chain", "c", "--pay-to", "p", "--resource-url", "r", "--timeout-ms", "0"],
+        &[
+            "lookup",
+            "--base-url",
+            "ftp://x",
+            "--chain",
+            "c",
+            "--pay-to",
+            "p",
+            "--resource-url",
+            "r",
+        ][..],
+        &[
+            "lookup",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--chain",
+            "",
+            "--pay-to",
+            "p",
+            "--resource-url",
+            "r",
+        ],
+        &[
+            "lookup",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--chain",
+            "c",
+            "--pay-to",
+            "p",
+            "--resource-url",
+            "r",
+            "--public-key",
+            "nope",
+        ],
+        &[
+            "lookup",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--chain",
+            "c",
+            "--pay-to",
+            "p",
+            "--resource-url",
+            "r",
+            "--timeout-ms",
+            "0",
+        ],
     ] {
         let (code, out, _) = run(args).await;
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
@@ -181,6 +414,15 @@ async fn lookup_rejects_bad_arguments_only() {
     // A closed port is an answer (unknown), not an error.
     let started = Instant::now();
     let v = lookup("http://127.0.0.1:9", "r", &[], &[]).await;
-    assert_eq!(summary(&v), row("unknown", "no_response", "unknown", "not_checked", "network_error"));
+    assert_eq!(
+        summary(&v),
+        row(
+            "unknown",
+            "no_response",
+            "unknown",
+            "not_checked",
+            "network_error"
+        )
+    );
     assert!(started.elapsed() < Duration::from_secs(3));
 }

@@ -106,7 +106,10 @@ mod tests {
     #[test]
     fn evm_addresses_match_ignoring_case_only() {
         assert!(same_address(EVM, &EVM.to_lowercase()));
-        assert!(same_address(EVM, &EVM.to_uppercase().replacen("0X", "0x", 1)));
+        assert!(same_address(
+            EVM,
+            &EVM.to_uppercase().replacen("0X", "0x", 1)
+        ));
         assert!(!same_address(EVM, &EVM.replace('C', "D")));
         // Not EVM-shaped: case matters (Solana addresses are case-sensitive).
         assert!(!same_address("AbC", "abc"));
@@ -123,7 +126,10 @@ mod tests {
 
     #[test]
     fn names_the_bad_field() {
-        assert_eq!(Endpoint::new("", "p", "r").unwrap_err().to_string(), "chain is empty");
+        assert_eq!(
+            Endpoint::new("", "p", "r").unwrap_err().to_string(),
+            "chain is empty"
+        );
         let long = "x".repeat(513);
         assert_eq!(
             Endpoint::new("c", &long, "r").unwrap_err().to_string(),

@@ -28,7 +28,7 @@ pub enum State {
 
 impl State {
     /// The wire spelling (`human-backed`, `revoked`, `unknown`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             State::HumanBacked => "human-backed",
             State::Revoked => "revoked",
@@ -297,7 +297,9 @@ impl Lookup {
             }
             200 => match VerdictDocument::parse(body) {
                 Ok(document) => self.evaluate_document(&document, now),
-                Err(e) => Evaluation::without_verdict(Outcome::NoResponse, Reason::Malformed, Some(e.0)),
+                Err(e) => {
+                    Evaluation::without_verdict(Outcome::NoResponse, Reason::Malformed, Some(e.0))
+                }
             },
             404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
             other => Evaluation::without_verdict(
@@ -312,10 +314,16 @@ impl Lookup {
     pub fn evaluate_document(&self, document: &VerdictDocument, now: Timestamp) -> Evaluation {
         let v = &document.verdict;
         if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {
-            return Evaluation::without_verdict(Outcome::NoResponse, Reason::EndpointMismatch, None);
+            return Evaluation::without_verdict(
+                Outcome::NoResponse,
+                Reason::EndpointMismatch,
+                None,
+            );
         }
         let freshness = match (v.verified_at, v.recheck_every_hours) {
-            (Some(at), Some(_)) if at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) => Freshness::Unknown,
+            (Some(at), Some(_)) if at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) => {
+                Freshness::Unknown
+            }
             (Some(at), Some(hours)) if now <= at.plus_hours(hours) => Freshness::Fresh,
             (Some(_), Some(_)) => Freshness::Overdue,
             _ => Freshness::Unknown,

@@ -137,7 +137,9 @@ mod tests {
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse_strict(ok.as_bytes()).is_ok());
         let deep = "[".repeat(100_000);
-        assert!(parse_strict(deep.as_bytes()).unwrap_err().contains("nesting"));
+        assert!(parse_strict(deep.as_bytes())
+            .unwrap_err()
+            .contains("nesting"));
     }
 
     #[test]

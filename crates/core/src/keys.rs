@@ -170,8 +170,8 @@ impl TrustedKeys {
                         .get("publicKey")
                         .and_then(Value::as_str)
                         .ok_or_else(|| format!("keys[{i}].publicKey is missing"))?;
-                    let key = parse_public_key(text)
-                        .map_err(|p| format!("keys[{i}].publicKey {p}"))?;
+                    let key =
+                        parse_public_key(text).map_err(|p| format!("keys[{i}].publicKey {p}"))?;
                     trusted.add(key);
                 }
                 if trusted.is_empty() {
@@ -216,9 +216,24 @@ mod tests {
     fn parses_every_configuration_form() {
         let a = encode_base64(key(1).as_bytes());
         let b = encode_base64(key(2).as_bytes());
-        assert_eq!(TrustedKeys::from_json(&json!(a)).unwrap().key_ids().count(), 1);
-        assert_eq!(TrustedKeys::from_json(&json!([a, b])).unwrap().key_ids().count(), 2);
-        assert_eq!(TrustedKeys::from_comma_list(&format!("{a}, {b}")).unwrap().key_ids().count(), 2);
+        assert_eq!(
+            TrustedKeys::from_json(&json!(a)).unwrap().key_ids().count(),
+            1
+        );
+        assert_eq!(
+            TrustedKeys::from_json(&json!([a, b]))
+                .unwrap()
+                .key_ids()
+                .count(),
+            2
+        );
+        assert_eq!(
+            TrustedKeys::from_comma_list(&format!("{a}, {b}"))
+                .unwrap()
+                .key_ids()
+                .count(),
+            2
+        );
         let doc = json!({"keys": [
             {"keyId": "0000000000000000", "algorithm": "Ed25519", "publicKey": a, "status": "current"},
             {"algorithm": "RSA", "publicKey": "whatever"},
@@ -226,7 +241,9 @@ mod tests {
         let trusted = TrustedKeys::from_json(&doc).unwrap();
         // The wrong listed keyId is ignored; the key is held under its real id.
         assert!(trusted.get(&KeyId::of(&key(1))).is_some());
-        assert!(trusted.get(&KeyId::parse("0000000000000000").unwrap()).is_none());
+        assert!(trusted
+            .get(&KeyId::parse("0000000000000000").unwrap())
+            .is_none());
     }
 
     #[test]
@@ -237,7 +254,10 @@ mod tests {
 
     #[test]
     fn bad_keys_are_named() {
-        assert_eq!(TrustedKeys::from_json(&json!("nope!")).unwrap_err(), "the public key is not base64");
+        assert_eq!(
+            TrustedKeys::from_json(&json!("nope!")).unwrap_err(),
+            "the public key is not base64"
+        );
         assert_eq!(
             TrustedKeys::from_json(&json!(encode_base64(&[1u8; 31]))).unwrap_err(),
             "the public key is not 32 bytes (a raw Ed25519 public key)"
@@ -250,7 +270,10 @@ mod tests {
         // The identity point has small order.
         let mut identity = [0u8; 32];
         identity[0] = 1;
-        assert_eq!(parse_public_key(&encode_base64(&identity)).unwrap_err(), "is a small-order (weak) key");
+        assert_eq!(
+            parse_public_key(&encode_base64(&identity)).unwrap_err(),
+            "is a small-order (weak) key"
+        );
         assert!(TrustedKeys::from_json(&json!(42)).is_err());
         assert!(TrustedKeys::from_json(&json!({"keys": []})).is_err());
         assert!(TrustedKeys::from_json(&json!([1])).is_err());

@@ -76,10 +76,16 @@ impl LookupOptions {
 
         let timeout_ms = match present("timeoutMs") {
             None => DEFAULT_TIMEOUT_MS,
-            Some(v) => v.as_u64().ok_or("").and_then(check_timeout_ms).unwrap_or_else(|_| {
-                problems.push("timeoutMs must be a whole number of milliseconds from 1 to 60000".into());
-                DEFAULT_TIMEOUT_MS
-            }),
+            Some(v) => v
+                .as_u64()
+                .ok_or("")
+                .and_then(check_timeout_ms)
+                .unwrap_or_else(|_| {
+                    problems.push(
+                        "timeoutMs must be a whole number of milliseconds from 1 to 60000".into(),
+                    );
+                    DEFAULT_TIMEOUT_MS
+                }),
         };
 
         let strict = match present("strict") {
@@ -94,7 +100,11 @@ impl LookupOptions {
         match endpoint {
             Some(endpoint) if problems.is_empty() => Ok(LookupOptions {
                 base_url,
-                lookup: Lookup { endpoint, keys, strict },
+                lookup: Lookup {
+                    endpoint,
+                    keys,
+                    strict,
+                },
                 timeout_ms,
             }),
             _ => Err(problems.join("; ")),
@@ -118,7 +128,9 @@ mod tests {
 
     #[test]
     fn absent_base_url_is_no_service_not_an_error() {
-        let o = LookupOptions::from_json(&json!({"chain": "base", "payTo": "0x1", "resourceUrl": "r"})).unwrap();
+        let o =
+            LookupOptions::from_json(&json!({"chain": "base", "payTo": "0x1", "resourceUrl": "r"}))
+                .unwrap();
         assert!(o.base_url.is_none());
     }
 
@@ -129,12 +141,22 @@ mod tests {
             e,
             "baseUrl is not an absolute http:// or https:// URL; chain must be a string; payTo is missing; publicKey: the public key is not base64; timeoutMs must be a whole number of milliseconds from 1 to 60000; strict must be true or false"
         );
-        assert_eq!(LookupOptions::from_json(&json!(null)).unwrap_err(), "options must be an object");
-        assert_eq!(LookupOptions::from_json(&json!([1])).unwrap_err(), "options must be an object");
         assert_eq!(
-            LookupOptions::from_json(&json!({"chain": "", "payTo": "p", "resourceUrl": "r"})).unwrap_err(),
+            LookupOptions::from_json(&json!(null)).unwrap_err(),
+            "options must be an object"
+        );
+        assert_eq!(
+            LookupOptions::from_json(&json!([1])).unwrap_err(),
+            "options must be an object"
+        );
+        assert_eq!(
+            LookupOptions::from_json(&json!({"chain": "", "payTo": "p", "resourceUrl": "r"}))
+                .unwrap_err(),
             "chain is empty"
         );
-        assert!(LookupOptions::from_json(&json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": 1.5})).is_err());
+        assert!(LookupOptions::from_json(
+            &json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": 1.5})
+        )
+        .is_err());
     }
 }

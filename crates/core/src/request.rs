@@ -84,7 +84,9 @@ impl BaseUrl {
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
         let after_scheme = self.0.find("://").map_or(0, |i| i + 3);
-        let end = self.0[after_scheme..].find('/').map_or(self.0.len(), |i| after_scheme + i);
+        let end = self.0[after_scheme..]
+            .find('/')
+            .map_or(self.0.len(), |i| after_scheme + i);
         &self.0[..end]
     }
 }
@@ -113,7 +115,8 @@ mod tests {
 
     #[test]
     fn builds_urls_without_double_slashes() {
-        let e = Endpoint::new("eip155:8453", "0xAb", "https://api.example.com/p?q=1&r=é s").unwrap();
+        let e =
+            Endpoint::new("eip155:8453", "0xAb", "https://api.example.com/p?q=1&r=é s").unwrap();
         for base in ["https://v.example", "https://v.example/"] {
             assert_eq!(
                 BaseUrl::parse(base).unwrap().verdict_url(&e),
@@ -121,7 +124,10 @@ mod tests {
             );
         }
         let b = BaseUrl::parse("http://127.0.0.1:8402/free/").unwrap();
-        assert_eq!(b.keys_url(), "http://127.0.0.1:8402/free/v0/verification-keys");
+        assert_eq!(
+            b.keys_url(),
+            "http://127.0.0.1:8402/free/v0/verification-keys"
+        );
         assert_eq!(b.origin(), "http://127.0.0.1:8402");
     }
 
@@ -134,7 +140,17 @@ mod tests {
 
     #[test]
     fn rejects_bad_base_urls() {
-        for bad in ["", "ftp://x", "//x", "https://", "https:///p", "https://a b", "https://x?q", "https://u@x", "javascript:alert(1)"] {
+        for bad in [
+            "",
+            "ftp://x",
+            "//x",
+            "https://",
+            "https:///p",
+            "https://a b",
+            "https://x?q",
+            "https://u@x",
+            "javascript:alert(1)",
+        ] {
             assert!(BaseUrl::parse(bad).is_err(), "{bad}");
         }
     }

@@ -118,7 +118,10 @@ mod tests {
         let mut m = Map::new();
         m.insert("b".into(), json!(1));
         m.insert("a".into(), json!("é"));
-        assert_eq!(signed_message(&m), "x402-verdict/v1\n{\"a\":\"é\",\"b\":1}".as_bytes());
+        assert_eq!(
+            signed_message(&m),
+            "x402-verdict/v1\n{\"a\":\"é\",\"b\":1}".as_bytes()
+        );
     }
 
     #[test]
@@ -128,9 +131,15 @@ mod tests {
         let doc = parse(&sign_verdict(verdict(), &key).unwrap());
         let mine = TrustedKeys::from_keys([key.verifying_key()]);
         assert_eq!(check_signature(&doc, &mine), SignatureStatus::Valid);
-        assert_eq!(check_signature(&doc, &TrustedKeys::none()), SignatureStatus::NotChecked);
+        assert_eq!(
+            check_signature(&doc, &TrustedKeys::none()),
+            SignatureStatus::NotChecked
+        );
         let theirs = TrustedKeys::from_keys([other.verifying_key()]);
-        assert_eq!(check_signature(&doc, &theirs), SignatureStatus::Unverifiable);
+        assert_eq!(
+            check_signature(&doc, &theirs),
+            SignatureStatus::Unverifiable
+        );
         // Selection is by keyId, not position: the right key second still verifies.
         let both = TrustedKeys::from_keys([other.verifying_key(), key.verifying_key()]);
         assert_eq!(check_signature(&doc, &both), SignatureStatus::Valid);
@@ -141,18 +150,35 @@ mod tests {
         let key = SigningKey::from_bytes(&[7; 32]);
         let trusted = TrustedKeys::from_keys([key.verifying_key()]);
         let signed = sign_verdict(verdict(), &key).unwrap();
-        for (field, value) in [("assuranceLevel", json!("A")), ("unknown", json!("changed")), ("added", json!(true))] {
+        for (field, value) in [
+            ("assuranceLevel", json!("A")),
+            ("unknown", json!("changed")),
+            ("added", json!(true)),
+        ] {
             let mut doc = signed.clone();
             doc["verdict"][field] = value;
-            assert_eq!(check_signature(&parse(&doc), &trusted), SignatureStatus::Invalid, "{field}");
+            assert_eq!(
+                check_signature(&parse(&doc), &trusted),
+                SignatureStatus::Invalid,
+                "{field}"
+            );
         }
         let mut doc = signed.clone();
         doc["signature"] = json!("AAAA");
-        assert_eq!(check_signature(&parse(&doc), &trusted), SignatureStatus::Invalid);
+        assert_eq!(
+            check_signature(&parse(&doc), &trusted),
+            SignatureStatus::Invalid
+        );
         doc["signature"] = json!(12);
-        assert_eq!(check_signature(&parse(&doc), &trusted), SignatureStatus::Invalid);
+        assert_eq!(
+            check_signature(&parse(&doc), &trusted),
+            SignatureStatus::Invalid
+        );
         doc.as_object_mut().unwrap().remove("signature");
-        assert_eq!(check_signature(&parse(&doc), &trusted), SignatureStatus::Unverifiable);
+        assert_eq!(
+            check_signature(&parse(&doc), &trusted),
+            SignatureStatus::Unverifiable
+        );
     }
 
     #[test]

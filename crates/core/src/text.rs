@@ -13,8 +13,12 @@ impl Evaluation {
     /// assurance G; last re-checked 2026-09-01T08:00:00Z; signature valid.`
     pub fn text_line(&self) -> String {
         let assurance = self.assurance_level.as_deref().unwrap_or("none");
-        let checked = self.verified_at.map_or_else(|| "never".to_owned(), |t| t.to_rfc3339());
-        let reason = self.reason.map_or_else(String::new, |r| format!("; reason {}", r.as_str()));
+        let checked = self
+            .verified_at
+            .map_or_else(|| "never".to_owned(), |t| t.to_rfc3339());
+        let reason = self
+            .reason
+            .map_or_else(String::new, |r| format!("; reason {}", r.as_str()));
         format!(
             "Verification: {}; outcome {}; freshness {}; assurance {assurance}; last re-checked {checked}; signature {}{reason}.",
             self.state.as_str(),
@@ -52,19 +56,27 @@ impl Evaluation {
         match self.state {
             State::HumanBacked => {
                 parts.push("A verified operator backed by a guarantee deposit stands behind this endpoint.".into());
-                parts.push(join(&[last, cadence.map(|c| format!("promised to be {c}"))]));
+                parts.push(join(&[
+                    last,
+                    cadence.map(|c| format!("promised to be {c}")),
+                ]));
                 if self.signature == SignatureStatus::NotChecked {
                     parts.push("Signature not checked: no verification key is configured.".into());
                 }
             }
             State::Revoked => {
                 parts.push("The attestation for this endpoint was withdrawn or has lapsed.".into());
-                parts.push(last.unwrap_or_else(|| "When it was last verified is not known".into()) + ".");
+                parts.push(
+                    last.unwrap_or_else(|| "When it was last verified is not known".into()) + ".",
+                );
             }
             State::Unknown => {
                 parts.push(self.why_unknown().into());
                 if matches!(self.reason, Some(Reason::Overdue | Reason::Stale)) {
-                    parts.push(join(&[last, cadence.map(|c| format!("promised to be {c}"))]));
+                    parts.push(join(&[
+                        last,
+                        cadence.map(|c| format!("promised to be {c}")),
+                    ]));
                 }
                 if !self.has_verdict() {
                     parts.push("Nothing in the payment flow depends on this badge.".into());
@@ -77,19 +89,35 @@ impl Evaluation {
 
     fn why_unknown(&self) -> &'static str {
         match self.reason {
-            Some(Reason::Overdue) => "Re-check overdue: the last verification is older than its promised cadence.",
+            Some(Reason::Overdue) => {
+                "Re-check overdue: the last verification is older than its promised cadence."
+            }
             Some(Reason::Stale) => "Stale: the service reports the operator's re-check is overdue.",
             Some(Reason::SignatureInvalid) => "The verdict's signature failed to verify.",
-            Some(Reason::SignatureRequired) => "Strict mode: the verdict carries no signature verified by a configured key.",
-            Some(Reason::VerifiedInFuture) => "The verdict claims a verification time in the future.",
-            Some(Reason::NoSignal | Reason::NotListed) => "No signal: the verification service holds nothing for this endpoint.",
+            Some(Reason::SignatureRequired) => {
+                "Strict mode: the verdict carries no signature verified by a configured key."
+            }
+            Some(Reason::VerifiedInFuture) => {
+                "The verdict claims a verification time in the future."
+            }
+            Some(Reason::NoSignal | Reason::NotListed) => {
+                "No signal: the verification service holds nothing for this endpoint."
+            }
             Some(Reason::NoBaseUrl) => "No verification service is configured.",
             Some(Reason::InvalidInput) => "The badge is misconfigured, so nothing was checked.",
-            Some(Reason::EndpointMismatch) => "No response: the verdict received was about another endpoint.",
-            Some(Reason::Timeout) => "No response: the verification service did not answer in time.",
-            Some(Reason::Malformed) => "No response: the verification service sent an invalid verdict.",
+            Some(Reason::EndpointMismatch) => {
+                "No response: the verdict received was about another endpoint."
+            }
+            Some(Reason::Timeout) => {
+                "No response: the verification service did not answer in time."
+            }
+            Some(Reason::Malformed) => {
+                "No response: the verification service sent an invalid verdict."
+            }
             Some(Reason::TooLarge) => "No response: the verification service sent too much data.",
-            _ if self.outcome == Outcome::NoResponse => "No response: the verification service could not be reached.",
+            _ if self.outcome == Outcome::NoResponse => {
+                "No response: the verification service could not be reached."
+            }
             _ => "No verification signal.",
         }
     }

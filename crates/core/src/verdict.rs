@@ -132,7 +132,10 @@ impl Verdict {
         }
         let outcome: WireOutcome = match raw.get("outcome") {
             Some(v) => serde_json::from_value(v.clone()).or_else(|_| {
-                bad("outcome", "is not one of human_backed, revoked, stale, no_signal")
+                bad(
+                    "outcome",
+                    "is not one of human_backed, revoked, stale, no_signal",
+                )
             })?,
             None => return bad("outcome", "is missing"),
         };
@@ -161,7 +164,10 @@ impl Verdict {
                 return bad("verifiedAt", "is missing (required with this outcome)");
             }
             if recheck_every_hours.is_none() {
-                return bad("recheckEveryHours", "is missing (required with this outcome)");
+                return bad(
+                    "recheckEveryHours",
+                    "is missing (required with this outcome)",
+                );
             }
         }
         let issued_at = optional_time(raw, "issuedAt")?;
@@ -192,7 +198,10 @@ pub fn is_assurance_level(level: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
 }
 
-fn optional_str<'a>(raw: &'a Map<String, Value>, field: &str) -> Result<Option<&'a str>, Malformed> {
+fn optional_str<'a>(
+    raw: &'a Map<String, Value>,
+    field: &str,
+) -> Result<Option<&'a str>, Malformed> {
     match raw.get(field) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -207,7 +216,8 @@ fn required_str<'a>(raw: &'a Map<String, Value>, field: &str) -> Result<&'a str,
 fn optional_time(raw: &Map<String, Value>, field: &str) -> Result<Option<Timestamp>, Malformed> {
     optional_str(raw, field)?
         .map(|text| {
-            Timestamp::parse_rfc3339(text).map_or_else(|| bad(field, "is not an RFC 3339 UTC time"), Ok)
+            Timestamp::parse_rfc3339(text)
+                .map_or_else(|| bad(field, "is not an RFC 3339 UTC time"), Ok)
         })
         .transpose()
 }
@@ -271,23 +281,88 @@ mod tests {
 
     #[test]
     fn names_each_broken_rule() {
-        assert_eq!(problem(|m| { m.remove("v"); }), "verdict.v is missing");
-        assert_eq!(problem(|m| { m.insert("v".into(), json!(2)); }), "verdict.v is not the integer 1");
-        assert_eq!(problem(|m| { m.insert("v".into(), json!("1")); }), "verdict.v is not the integer 1");
-        assert_eq!(problem(|m| { m.remove("chain"); }), "verdict.chain is missing");
-        assert_eq!(problem(|m| { m.insert("payTo".into(), json!(7)); }), "verdict.payTo is not a string");
-        assert!(problem(|m| { m.insert("outcome".into(), json!("great")); }).starts_with("verdict.outcome is not one of"));
-        assert!(problem(|m| { m.insert("assuranceLevel".into(), json!("<script>")); }).starts_with("verdict.assuranceLevel"));
-        assert!(problem(|m| { m.insert("assuranceLevel".into(), json!("ABCDEFGHI")); }).starts_with("verdict.assuranceLevel"));
-        assert!(problem(|m| { m.remove("assuranceLevel"); }).contains("required with human_backed"));
-        assert!(problem(|m| { m.remove("verifiedAt"); }).starts_with("verdict.verifiedAt is missing"));
-        assert!(problem(|m| { m.insert("verifiedAt".into(), json!("2026-09-01")); }).contains("RFC 3339"));
-        assert!(problem(|m| { m.insert("recheckEveryHours".into(), json!(0)); }).contains("1 to 8760"));
-        assert!(problem(|m| { m.insert("recheckEveryHours".into(), json!(8761)); }).contains("1 to 8760"));
-        assert!(problem(|m| { m.insert("recheckEveryHours".into(), json!(24.5)); }).contains("2^53"));
-        assert!(problem(|m| { m.insert("extra".into(), json!(9007199254740992u64)); }).contains("2^53"));
-        assert_eq!(problem(|m| { m.remove("issuedAt"); }), "verdict.issuedAt is missing");
-        assert_eq!(problem(|m| { m.insert("keyId".into(), json!("3F9A1C07B2E4D856")); }), "verdict.keyId is not 16 lowercase hex digits");
+        assert_eq!(
+            problem(|m| {
+                m.remove("v");
+            }),
+            "verdict.v is missing"
+        );
+        assert_eq!(
+            problem(|m| {
+                m.insert("v".into(), json!(2));
+            }),
+            "verdict.v is not the integer 1"
+        );
+        assert_eq!(
+            problem(|m| {
+                m.insert("v".into(), json!("1"));
+            }),
+            "verdict.v is not the integer 1"
+        );
+        assert_eq!(
+            problem(|m| {
+                m.remove("chain");
+            }),
+            "verdict.chain is missing"
+        );
+        assert_eq!(
+            problem(|m| {
+                m.insert("payTo".into(), json!(7));
+            }),
+            "verdict.payTo is not a string"
+        );
+        assert!(problem(|m| {
+            m.insert("outcome".into(), json!("great"));
+        })
+        .starts_with("verdict.outcome is not one of"));
+        assert!(problem(|m| {
+            m.insert("assuranceLevel".into(), json!("<script>"));
+        })
+        .starts_with("verdict.assuranceLevel"));
+        assert!(problem(|m| {
+            m.insert("assuranceLevel".into(), json!("ABCDEFGHI"));
+        })
+        .starts_with("verdict.assuranceLevel"));
+        assert!(problem(|m| {
+            m.remove("assuranceLevel");
+        })
+        .contains("required with human_backed"));
+        assert!(problem(|m| {
+            m.remove("verifiedAt");
+        })
+        .starts_with("verdict.verifiedAt is missing"));
+        assert!(problem(|m| {
+            m.insert("verifiedAt".into(), json!("2026-09-01"));
+        })
+        .contains("RFC 3339"));
+        assert!(problem(|m| {
+            m.insert("recheckEveryHours".into(), json!(0));
+        })
+        .contains("1 to 8760"));
+        assert!(problem(|m| {
+            m.insert("recheckEveryHours".into(), json!(8761));
+        })
+        .contains("1 to 8760"));
+        assert!(problem(|m| {
+            m.insert("recheckEveryHours".into(), json!(24.5));
+        })
+        .contains("2^53"));
+        assert!(problem(|m| {
+            m.insert("extra".into(), json!(9007199254740992u64));
+        })
+        .contains("2^53"));
+        assert_eq!(
+            problem(|m| {
+                m.remove("issuedAt");
+            }),
+            "verdict.issuedAt is missing"
+        );
+        assert_eq!(
+            problem(|m| {
+                m.insert("keyId".into(), json!("3F9A1C07B2E4D856"));
+            }),
+            "verdict.keyId is not 16 lowercase hex digits"
+        );
     }
 
     #[test]
@@ -303,7 +378,13 @@ mod tests {
 
     #[test]
     fn rejects_non_documents() {
-        for body in [&b"[]"[..], b"{}", br#"{"verdict": 1}"#, b"<html>", br#"{"verdict":{},"verdict":{}}"#] {
+        for body in [
+            &b"[]"[..],
+            b"{}",
+            br#"{"verdict": 1}"#,
+            b"<html>",
+            br#"{"verdict":{},"verdict":{}}"#,
+        ] {
             assert!(VerdictDocument::parse(body).is_err());
         }
     }
@@ -311,7 +392,13 @@ mod tests {
     #[test]
     fn signature_member_forms() {
         let v = good();
-        let parse = |sig: Value| VerdictDocument::parse(&serde_json::to_vec(&json!({"verdict": v, "signature": sig})).unwrap()).unwrap().signature;
+        let parse = |sig: Value| {
+            VerdictDocument::parse(
+                &serde_json::to_vec(&json!({"verdict": v, "signature": sig})).unwrap(),
+            )
+            .unwrap()
+            .signature
+        };
         assert_eq!(parse(Value::Null), SignatureField::Absent);
         assert_eq!(parse(json!(5)), SignatureField::NotText);
     }

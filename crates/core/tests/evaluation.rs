@@ -5,8 +5,8 @@
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
 use x402_verdict_core::{
-    sign_verdict, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason,
-    Response, SignatureStatus, State, Timestamp, TrustedKeys,
+    sign_verdict, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response,
+    SignatureStatus, State, Timestamp, TrustedKeys,
 };
 
 const CHAIN: &str = "base";
@@ -23,7 +23,11 @@ fn at(offset_seconds: i64) -> String {
 }
 
 fn lookup(keys: TrustedKeys, strict: bool) -> Lookup {
-    Lookup { endpoint: Endpoint::new(CHAIN, PAY_TO, RESOURCE).unwrap(), keys, strict }
+    Lookup {
+        endpoint: Endpoint::new(CHAIN, PAY_TO, RESOURCE).unwrap(),
+        keys,
+        strict,
+    }
 }
 
 fn verdict(outcome: &str, verified_offset: i64) -> serde_json::Map<String, Value> {
@@ -39,11 +43,22 @@ fn verdict(outcome: &str, verified_offset: i64) -> serde_json::Map<String, Value
 
 fn evaluate(lookup: &Lookup, doc: &Value) -> Evaluation {
     let body = serde_json::to_vec(doc).unwrap();
-    lookup.evaluate(Response::Http { status: 200, body: &body }, Timestamp::from_unix_seconds(NOW))
+    lookup.evaluate(
+        Response::Http {
+            status: 200,
+            body: &body,
+        },
+        Timestamp::from_unix_seconds(NOW),
+    )
 }
 
 /// The protocol's `state` rule, straight from section 5.
-fn expected_state(outcome: &str, freshness: Freshness, signature: SignatureStatus, strict: bool) -> State {
+fn expected_state(
+    outcome: &str,
+    freshness: Freshness,
+    signature: SignatureStatus,
+    strict: bool,
+) -> State {
     let signature_ok = if strict {
         signature == SignatureStatus::Valid
     } else {
@@ -62,7 +77,11 @@ fn expected_state(outcome: &str, freshness: Freshness, signature: SignatureStatu
 fn every_combination_follows_the_rule() {
     let key = signer();
     let other = SigningKey::from_bytes(&[43; 32]);
-    let freshnesses = [(-3600, Freshness::Fresh), (-25 * 3600, Freshness::Overdue), (3600, Freshness::Unknown)];
+    let freshnesses = [
+        (-3600, Freshness::Fresh),
+        (-25 * 3600, Freshness::Overdue),
+        (3600, Freshness::Unknown),
+    ];
     let signatures = [
         SignatureStatus::Valid,
         SignatureStatus::Invalid,
@@ -81,7 +100,9 @@ fn every_combination_follows_the_rule() {
                             doc["verdict"]["note"] = json!("tampered");
                             TrustedKeys::from_keys([key.verifying_key()])
                         }
-                        SignatureStatus::Unverifiable => TrustedKeys::from_keys([other.verifying_key()]),
+                        SignatureStatus::Unverifiable => {
+                            TrustedKeys::from_keys([other.verifying_key()])
+                        }
                         SignatureStatus::NotChecked => TrustedKeys::none(),
                     };
                     let result = evaluate(&lookup(keys, strict), &doc);
@@ -89,10 +110,18 @@ fn every_combination_follows_the_rule() {
                     assert_eq!(result.outcome.as_str(), outcome, "{row}");
                     assert_eq!(result.freshness, freshness, "{row}");
                     assert_eq!(result.signature, signature, "{row}");
-                    assert_eq!(result.state, expected_state(outcome, freshness, signature, strict), "{row}");
+                    assert_eq!(
+                        result.state,
+                        expected_state(outcome, freshness, signature, strict),
+                        "{row}"
+                    );
                     assert_eq!(result.assurance_level.as_deref(), Some("G"), "{row}");
                     assert_eq!(result.recheck_every_hours, Some(24), "{row}");
-                    assert_eq!(result.reason.is_none(), result.state == State::HumanBacked, "{row}");
+                    assert_eq!(
+                        result.reason.is_none(),
+                        result.state == State::HumanBacked,
+                        "{row}"
+                    );
                     rows += 1;
                 }
             }
@@ -126,35 +155,65 @@ fn every_reason() {
     let signed = |outcome: &str, offset: i64| sign_verdict(verdict(outcome, offset), &key).unwrap();
 
     assert_eq!(reason_of(&l, &signed("human_backed", -60)), None);
-    assert_eq!(reason_of(&l, &signed("revoked", -60)), Some(Reason::Revoked));
+    assert_eq!(
+        reason_of(&l, &signed("revoked", -60)),
+        Some(Reason::Revoked)
+    );
     assert_eq!(reason_of(&l, &signed("stale", -60)), Some(Reason::Stale));
-    assert_eq!(reason_of(&l, &signed("no_signal", -60)), Some(Reason::NoSignal));
-    assert_eq!(reason_of(&l, &signed("human_backed", -90_000)), Some(Reason::Overdue));
-    assert_eq!(reason_of(&l, &signed("human_backed", 3600)), Some(Reason::VerifiedInFuture));
+    assert_eq!(
+        reason_of(&l, &signed("no_signal", -60)),
+        Some(Reason::NoSignal)
+    );
+    assert_eq!(
+        reason_of(&l, &signed("human_backed", -90_000)),
+        Some(Reason::Overdue)
+    );
+    assert_eq!(
+        reason_of(&l, &signed("human_backed", 3600)),
+        Some(Reason::VerifiedInFuture)
+    );
     let mut tampered = signed("human_backed", -60);
     tampered["verdict"]["assuranceLevel"] = json!("A");
     assert_eq!(reason_of(&l, &tampered), Some(Reason::SignatureInvalid));
     let strict = lookup(TrustedKeys::none(), true);
-    assert_eq!(reason_of(&strict, &signed("human_backed", -60)), Some(Reason::SignatureRequired));
+    assert_eq!(
+        reason_of(&strict, &signed("human_backed", -60)),
+        Some(Reason::SignatureRequired)
+    );
 
     let mut elsewhere = verdict("human_backed", -60);
     elsewhere.insert("resourceUrl".into(), json!("https://api.example.com/other"));
     let mismatch = evaluate(&l, &sign_verdict(elsewhere, &key).unwrap());
-    assert_eq!((mismatch.outcome, mismatch.reason), (Outcome::NoResponse, Some(Reason::EndpointMismatch)));
+    assert_eq!(
+        (mismatch.outcome, mismatch.reason),
+        (Outcome::NoResponse, Some(Reason::EndpointMismatch))
+    );
     assert_eq!(mismatch.signature, SignatureStatus::NotChecked);
 
     // EVM addresses in another case still match.
     let mut lower = verdict("human_backed", -60);
     lower.insert("payTo".into(), json!(PAY_TO.to_lowercase()));
-    assert_eq!(evaluate(&l, &sign_verdict(lower, &key).unwrap()).state, State::HumanBacked);
+    assert_eq!(
+        evaluate(&l, &sign_verdict(lower, &key).unwrap()).state,
+        State::HumanBacked
+    );
 
     let http = |status: u16, body: &[u8]| l.evaluate(Response::Http { status, body }, now);
-    assert_eq!((http(404, b"").outcome, http(404, b"").reason), (Outcome::NoSignal, Some(Reason::NotListed)));
+    assert_eq!(
+        (http(404, b"").outcome, http(404, b"").reason),
+        (Outcome::NoSignal, Some(Reason::NotListed))
+    );
     assert_eq!(http(500, b"{}").reason, Some(Reason::HttpStatus));
     assert_eq!(http(500, b"{}").detail.as_deref(), Some("HTTP status 500"));
     assert_eq!(http(200, b"<html>").reason, Some(Reason::Malformed));
-    assert_eq!(http(200, br#"{"verdict":{},"verdict":{}}"#).reason, Some(Reason::Malformed));
-    assert_eq!(http(200, &vec![b' '; 70_000]).reason, Some(Reason::TooLarge));
+    assert_eq!(
+        http(200, br#"{"verdict":{},"verdict":{}}"#).reason,
+        Some(Reason::Malformed)
+    );
+    assert_eq!(
+        http(200, &vec![b' '; 70_000]).reason,
+        Some(Reason::TooLarge)
+    );
     for (failure, reason) in [
         (FetchFailure::Timeout, Reason::Timeout),
         (FetchFailure::Network, Reason::NetworkError),
@@ -162,12 +221,24 @@ fn every_reason() {
         (FetchFailure::Redirected, Reason::Redirected),
     ] {
         let r = l.evaluate(Response::Failed(failure), now);
-        assert_eq!((r.state, r.outcome, r.reason), (State::Unknown, Outcome::NoResponse, Some(reason)));
-        assert_eq!((r.freshness, r.signature), (Freshness::Unknown, SignatureStatus::NotChecked));
+        assert_eq!(
+            (r.state, r.outcome, r.reason),
+            (State::Unknown, Outcome::NoResponse, Some(reason))
+        );
+        assert_eq!(
+            (r.freshness, r.signature),
+            (Freshness::Unknown, SignatureStatus::NotChecked)
+        );
     }
     let none = Evaluation::no_service();
-    assert_eq!((none.outcome, none.reason), (Outcome::NoService, Some(Reason::NoBaseUrl)));
-    assert_eq!(Evaluation::invalid_input("chain is empty".into()).reason, Some(Reason::InvalidInput));
+    assert_eq!(
+        (none.outcome, none.reason),
+        (Outcome::NoService, Some(Reason::NoBaseUrl))
+    );
+    assert_eq!(
+        Evaluation::invalid_input("chain is empty".into()).reason,
+        Some(Reason::InvalidInput)
+    );
 }
 
 #[test]
@@ -191,13 +262,18 @@ fn text_lines() {
         "Verification: unknown; outcome no_service; freshness unknown; assurance none; last re-checked never; signature not_checked; reason no_base_url."
     );
     assert_eq!(none.status_line(), "Verification signal: unknown.");
-    assert!(none.badge_hover().ends_with("Nothing in the payment flow depends on this badge."));
+    assert!(none
+        .badge_hover()
+        .ends_with("Nothing in the payment flow depends on this badge."));
     let revoked = evaluate(&l, &sign_verdict(verdict("revoked", 0), &key).unwrap());
     assert_eq!(revoked.badge_label(), "not verified");
     assert_eq!(revoked.status_line(), "Verification signal: revoked.");
     assert!(revoked.badge_hover().contains("withdrawn"));
     assert!(revoked.badge_hover().contains("2026-09-01 08:00 UTC"));
-    let overdue = evaluate(&l, &sign_verdict(verdict("human_backed", -90_000), &key).unwrap());
+    let overdue = evaluate(
+        &l,
+        &sign_verdict(verdict("human_backed", -90_000), &key).unwrap(),
+    );
     assert_eq!(overdue.badge_label(), "unknown");
     assert!(overdue.badge_hover().starts_with("Re-check overdue"));
     assert!(overdue.badge_hover().contains("every 24 h"));

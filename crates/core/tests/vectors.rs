@@ -26,7 +26,8 @@ fn hex(text: &str) -> Vec<u8> {
 #[test]
 fn wycheproof_ed25519_agrees_on_every_case() {
     let path = vectors().join("ed25519/wycheproof_ed25519_test.json");
-    let suite: Value = serde_json::from_slice(&fs::read(&path).expect("Wycheproof vectors")).unwrap();
+    let suite: Value =
+        serde_json::from_slice(&fs::read(&path).expect("Wycheproof vectors")).unwrap();
     let mut cases = 0;
     for group in suite["testGroups"].as_array().unwrap() {
         let pk = hex(group["publicKey"]["pk"].as_str().unwrap());
@@ -36,7 +37,11 @@ fn wycheproof_ed25519_agrees_on_every_case() {
             let sig = hex(case["sig"].as_str().unwrap());
             let accepted = key.as_ref().is_ok_and(|k| verify_strict(k, &msg, &sig));
             let expected = case["result"].as_str().unwrap() == "valid";
-            assert_eq!(accepted, expected, "tcId {}: {}", case["tcId"], case["comment"]);
+            assert_eq!(
+                accepted, expected,
+                "tcId {}: {}",
+                case["tcId"], case["comment"]
+            );
             cases += 1;
         }
     }

@@ -18,8 +18,11 @@ pub const PAY_TO: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 /// A fresh folder under the target directory, removed by nobody (cheap, inspectable).
 pub fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -31,7 +34,12 @@ pub fn hours_from_now(hours: i64) -> String {
 }
 
 /// A registry attestation for `resource` with the given status and times.
-pub fn attestation(resource: &str, status: &str, rechecked_hours_ago: i64, renew_in_hours: i64) -> Value {
+pub fn attestation(
+    resource: &str,
+    status: &str,
+    rechecked_hours_ago: i64,
+    renew_in_hours: i64,
+) -> Value {
     json!({
         "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource,
         "operator": "Example Co <script>alert(1)</script>", "relatedParty": false,
@@ -61,14 +69,23 @@ pub async fn keygen(path: &Path, rotate: bool) -> String {
     }
     let (code, out, err) = run(&args).await;
     assert_eq!(code, 0, "{err}");
-    out.lines().find_map(|l| l.strip_prefix("publicKey ")).unwrap().to_owned()
+    out.lines()
+        .find_map(|l| l.strip_prefix("publicKey "))
+        .unwrap()
+        .to_owned()
 }
 
 /// Signs a verdict object with `sign`.
 pub async fn sign(keys: &Path, verdict: &Value) -> Value {
     let file = keys.with_file_name(format!("verdict-{}.json", rand_name()));
     std::fs::write(&file, verdict.to_string()).unwrap();
-    let (code, out, err) = run(&["sign", "--keys", keys.to_str().unwrap(), file.to_str().unwrap()]).await;
+    let (code, out, err) = run(&[
+        "sign",
+        "--keys",
+        keys.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ])
+    .await;
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap()
 }
@@ -98,7 +115,11 @@ impl Service {
             .spawn()
             .unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = lines.next_line().await.unwrap().expect("the service printed its address");
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the service printed its address");
         let url = line.strip_prefix("listening on ").unwrap().to_owned();
         Service { url, child }
     }
@@ -111,7 +132,18 @@ impl Service {
 
 /// `lookup --json` for `resource` against `base`, trusting `keys`.
 pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -> Value {
-    let mut args = vec!["lookup", "--json", "--base-url", base, "--chain", CHAIN, "--pay-to", PAY_TO, "--resource-url", resource];
+    let mut args = vec![
+        "lookup",
+        "--json",
+        "--base-url",
+        base,
+        "--chain",
+        CHAIN,
+        "--pay-to",
+        PAY_TO,
+        "--resource-url",
+        resource,
+    ];
     for k in keys {
         args.extend(["--public-key", k]);
     }

@@ -1,0 +1,104 @@
+// The demo: a registry with an endpoint in every state, signed with the demo
+// key (demo/keys.json, for local use only), served by the real reference
+// service together with www/. Used by `npm start` and by the tests.
+//
+//   node scripts/demo.mjs [--port 8402]     start it and print the URL
+//   import { startDemo } from "./demo.mjs"   the same, from a test
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const BIN = join(ROOT, "target/release/x402-verdict");
+const KEYS = join(ROOT, "demo/keys.json");
+const WORK = join(ROOT, ".work/demo");
+
+const hours = (h) => new Date(Math.floor(Date.now() / 1000) * 1000 + h * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
+
+/** The demo endpoints: what each is and the state a consumer must reach. */
+export const ENDPOINTS = {
+  verified: { chain: "base", payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", resourceUrl: "https://api.example.com/premium-data", state: "human-backed", label: "verified · G" },
+  verifiedSolana: { chain: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", payTo: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", resourceUrl: "https://weather.example.com/forecast?days=7", state: "human-backed", label: "verified · A+" },
+  verifiedCaip: { chain: "eip155:8453", payTo: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", resourceUrl: "https://data.example.org/v1/prices", state: "human-backed", label: "verified · B" },
+  revoked: { chain: "base", payTo: "0x1111111111111111111111111111111111111111", resourceUrl: "https://api.example.com/withdrawn", state: "revoked", label: "not verified" },
+  lapsed: { chain: "base", payTo: "0x2222222222222222222222222222222222222222", resourceUrl: "https://api.example.com/lapsed", state: "revoked", label: "not verified" },
+  stale: { chain: "base", payTo: "0x3333333333333333333333333333333333333333", resourceUrl: "https://api.example.com/stale", state: "unknown", label: "unknown", reason: "stale" },
+  noSignal: { chain: "base", payTo: "0x4444444444444444444444444444444444444444", resourceUrl: "https://api.example.com/unlisted", state: "unknown", label: "unknown", reason: "not_listed" },
+  tampered: { chain: "base", payTo: "0x5555555555555555555555555555555555555555", resourceUrl: "https://api.example.com/tampered", state: "unknown", label: "unknown", reason: "signature_invalid" },
+  overdue: { chain: "base", payTo: "0x6666666666666666666666666666666666666666", resourceUrl: "https://api.example.com/overdue", state: "unknown", label: "unknown", reason: "overdue" },
+};
+
+/** A base URL nothing listens on (port 9, discard). */
+export const UNREACHABLE = "http://127.0.0.1:9";
+
+const identity = ({ chain, payTo, resourceUrl }) => ({ chain, payTo, resourceUrl });
+
+function attestation(endpoint, { status = "active", grade = "G", recheckedHoursAgo = 1, renewInHours = 24 * 180 } = {}) {
+  return {
+    ...identity(endpoint), operator: "Demo operator", relatedParty: true, assuranceLevel: grade, status,
+    attestedAt: hours(-24 * 60), lastRecheckedAt: hours(-recheckedHoursAgo), recheckEveryHours: 24, renewBy: hours(renewInHours),
+  };
+}
+
+function sign(verdict) {
+  return JSON.parse(execFileSync(BIN, ["sign", "--keys", KEYS, "-"], { input: JSON.stringify(verdict) }));
+}
+
+/** Writes the demo registry (times relative to now) and www/demo.json. */
+export function writeDemo() {
+  const e = ENDPOINTS;
+  const positive = (endpoint, verifiedHoursAgo) => ({
+    v: 1, ...identity(endpoint), outcome: "human_backed", assuranceLevel: "G", verifiedAt: hours(-verifiedHoursAgo), recheckEveryHours: 24,
+  });
+  const tampered = sign(positive(e.tampered, 1));
+  tampered.verdict.assuranceLevel = "A";
+  const registry = {
+    attestations: [
+      attestation(e.verified),
+      attestation(e.verifiedSolana, { grade: "A+" }),
+      attestation(e.verifiedCaip, { grade: "B" }),
+      attestation(e.revoked, { status: "revoked" }),
+      attestation(e.lapsed, { renewInHours: -1 }),
+      attestation(e.stale, { recheckedHoursAgo: 30 }),
+    ],
+    published: [tampered, sign(positive(e.overdue, 30))],
+  };
+  mkdirSync(WORK, { recursive: true });
+  const registryPath = join(WORK, "registry.json");
+  writeFileSync(registryPath, JSON.stringify(registry, null, 2));
+  const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
+  writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS }, null, 2));
+  return { registryPath, publicKey };
+}
+
+/** Starts the reference service with the demo registry and www/; resolves to { url, publicKey, stop }. */
+export async function startDemo({ port = 0, www = true } = {}) {
+  const { registryPath, publicKey } = writeDemo();
+  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS];
+  if (www) args.push("--www", join(ROOT, "www"));
+  const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" } });
+  const url = await new Promise((ok, fail) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once("line", (line) => ok(line.replace(/^listening on /, "")));
+    child.once("exit", (code) => fail(new Error(`x402-verdict serve exited with ${code}`)));
+  });
+  const stop = () => new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once("exit", done);
+    child.kill("SIGINT");
+  });
+  return { url, publicKey, stop, child };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf("--port");
+  const port = i > 0 ? Number(process.argv[i + 1]) : 8402;
+  const demo = await startDemo({ port });
+  console.log(`\nx402 verdict demo: ${demo.url}/\n`);
+  for (const page of ["seller.html", "listing.html", "dashboard.html", "states.html"]) console.log(`  ${demo.url}/${page}`);
+  console.log("\nPress Ctrl+C to stop.");
+  process.on("SIGINT", async () => { await demo.stop(); process.exit(0); });
+  process.on("SIGTERM", async () => { await demo.stop(); process.exit(0); });
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what the project needs, skipping what is present (idempotent):
+# the wasm32 target, wasm-bindgen-cli (the exact version in Cargo.lock),
+# wasm-pack, Debian's Chromium and ChromeDriver, and the npm packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (have: ${have:-none})"
+  cargo install wasm-bindgen-cli --version "$want" --force
+fi
+
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack"
+  cargo install wasm-pack
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  say "installing Debian's chromium and chromium-driver"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages"
+  # Never let a tool download a browser of its own: the system Chromium is used.
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,159 @@
+//! One verdict request from the browser: `fetch` with `credentials: "omit"`,
+//! an `AbortController` whose timer covers the whole exchange (headers and
+//! body), a 64 KiB body cap, and no redirect to another origin.
+//!
+//! Badges on one page asking the same service about the same endpoint (with
+//! the same timeout) share one request while it is in flight.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use gloo_timers::callback::Timeout;
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{
+    AbortController, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestRedirect,
+};
+use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES};
+
+/// What one fetch got: an HTTP status and body, or why there was none.
+pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
+
+thread_local! {
+    static IN_FLIGHT: RefCell<HashMap<String, Promise>> = RefCell::new(HashMap::new());
+}
+
+/// Fetches `url`, sharing a request already in flight for the same URL and timeout.
+pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
+    let key = format!("{timeout_ms} {url}");
+    let promise = IN_FLIGHT.with(|map| {
+        let mut map = map.borrow_mut();
+        map.entry(key.clone())
+            .or_insert_with(|| {
+                future_to_promise(async move {
+                    let fetched = fetch_once(&url, &origin, timeout_ms).await;
+                    IN_FLIGHT.with(|map| map.borrow_mut().remove(&key));
+                    Ok(encode(&fetched))
+                })
+            })
+            .clone()
+    });
+    match JsFuture::from(promise).await {
+        Ok(value) => decode(&value),
+        Err(_) => Err(FetchFailure::Network),
+    }
+}
+
+/// Fetched as a JS value, so that every waiter can read it: `[status, bytes]` or `[failure]`.
+fn encode(fetched: &Fetched) -> JsValue {
+    match fetched {
+        Ok((status, body)) => {
+            Array::of2(&JsValue::from(*status), &Uint8Array::from(body.as_slice())).into()
+        }
+        Err(failure) => {
+            let code = match failure {
+                FetchFailure::Timeout => "timeout",
+                FetchFailure::Network => "network",
+                FetchFailure::TooLarge => "too_large",
+                FetchFailure::Redirected => "redirected",
+            };
+            Array::of1(&JsValue::from_str(code)).into()
+        }
+    }
+}
+
+fn decode(value: &JsValue) -> Fetched {
+    let parts: Array = value.clone().unchecked_into();
+    let first = parts.get(0);
+    match first.as_f64() {
+        Some(status) => Ok((
+            status as u16,
+            parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
+        )),
+        None => Err(match first.as_string().as_deref() {
+            Some("timeout") => FetchFailure::Timeout,
+            Some("too_large") => FetchFailure::TooLarge,
+            Some("redirected") => FetchFailure::Redirected,
+            _ => FetchFailure::Network,
+        }),
+    }
+}
+
+async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> Fetched {
+    let Ok(controller) = AbortController::new() else {
+        return Err(FetchFailure::Network);
+    };
+    let abort = controller.clone();
+    let timer = Timeout::new(timeout_ms, move || abort.abort());
+    let result = exchange(url, origin, &controller).await;
+    drop(timer);
+    match result {
+        Err(Failure::Js) if controller.signal().aborted() => Err(FetchFailure::Timeout),
+        Err(Failure::Js) => Err(FetchFailure::Network),
+        Err(Failure::Protocol(failure)) => {
+            controller.abort();
+            Err(failure)
+        }
+        Ok(fetched) => Ok(fetched),
+    }
+}
+
+enum Failure {
+    /// A promise rejected (network error, CORS, abort by the timer).
+    Js,
+    /// The answer broke a limit.
+    Protocol(FetchFailure),
+}
+
+impl From<JsValue> for Failure {
+    fn from(_: JsValue) -> Self {
+        Failure::Js
+    }
+}
+
+async fn exchange(
+    url: &str,
+    origin: &str,
+    controller: &AbortController,
+) -> Result<(u16, Vec<u8>), Failure> {
+    let window = web_sys::window().ok_or(Failure::Js)?;
+    let init = RequestInit::new();
+    init.set_method("GET");
+    init.set_credentials(RequestCredentials::Omit);
+    init.set_redirect(RequestRedirect::Follow);
+    init.set_signal(Some(&controller.signal()));
+    let headers = js_sys::Object::new();
+    Reflect::set(&headers, &"Accept".into(), &"application/json".into())?;
+    init.set_headers(&headers);
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await?
+        .dyn_into()?;
+    if response.redirected() && !response.url().starts_with(&format!("{origin}/")) {
+        return Err(Failure::Protocol(FetchFailure::Redirected));
+    }
+    let declared = response
+        .headers()
+        .get("content-length")?
+        .and_then(|n| n.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Err(Failure::Protocol(FetchFailure::TooLarge));
+    }
+    let mut body = Vec::new();
+    if let Some(stream) = response.body() {
+        let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+        loop {
+            let chunk = JsFuture::from(reader.read()).await?;
+            if Reflect::get(&chunk, &"done".into())?.is_truthy() {
+                break;
+            }
+            let bytes: Uint8Array = Reflect::get(&chunk, &"value".into())?.dyn_into()?;
+            if body.len() + bytes.length() as usize > MAX_BODY_BYTES {
+                let _ = reader.cancel();
+                return Err(Failure::Protocol(FetchFailure::TooLarge));
+            }
+            body.extend_from_slice(&bytes.to_vec());
+        }
+    }
+    Ok((response.status(), body))
+}
