@@ -4,6 +4,7 @@ use js_sys::JSON;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 use web_sys::Element;
+use x402_verdict_core::json::parse_strict;
 use x402_verdict_core::LookupOptions;
 
 /// Reads a JS `options` value through `JSON.stringify`, then lets the core
@@ -14,7 +15,7 @@ pub fn from_js(options: &JsValue) -> Result<LookupOptions, String> {
         .ok()
         .and_then(|s| s.as_string())
         .ok_or("options must be an object")?;
-    let mut value: Value = serde_json::from_str(&text).map_err(|_| "options must be an object")?;
+    let mut value = parse_strict(text.as_bytes()).map_err(|_| "options must be an object")?;
     if let Some(base) = value.get_mut("baseUrl") {
         resolve(base);
     }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::json::parse_strict;
@@ -14,7 +14,7 @@ use crate::time::Timestamp;
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// What the service says of an endpoint (the wire `outcome`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WireOutcome {
     /// A verified, deposit-backed operator stands behind the endpoint.
@@ -130,14 +130,18 @@ impl Verdict {
             Some(_) => return bad("v", "is not the integer 1"),
             None => return bad("v", "is missing"),
         }
-        let outcome: WireOutcome = match raw.get("outcome") {
-            Some(v) => serde_json::from_value(v.clone()).or_else(|_| {
-                bad(
+        let outcome = match optional_str(raw, "outcome") {
+            Ok(Some("human_backed")) => WireOutcome::HumanBacked,
+            Ok(Some("revoked")) => WireOutcome::Revoked,
+            Ok(Some("stale")) => WireOutcome::Stale,
+            Ok(Some("no_signal")) => WireOutcome::NoSignal,
+            Ok(None) => return bad("outcome", "is missing"),
+            _ => {
+                return bad(
                     "outcome",
                     "is not one of human_backed, revoked, stale, no_signal",
                 )
-            })?,
-            None => return bad("outcome", "is missing"),
+            }
         };
         let assurance_level = optional_str(raw, "assuranceLevel")?
             .map(|level| {

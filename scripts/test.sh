@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# npm test: every test. Native (cargo test), browser (wasm-bindgen-test in
+# headless Chromium), end to end (Playwright on www/), MCP (the official
+# TypeScript SDK driving our server). Sets itself up first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+bash scripts/setup.sh
+# Browser profiles and test artifacts stay in the project's scratch folder.
+export TMPDIR="$PWD/.work/tmp"
+rm -rf "$TMPDIR" && mkdir -p "$TMPDIR" test-artifacts
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
+
+step "native tests (cargo test)"
+cargo test --workspace --quiet
+
+step "build (wasm-pack, release)"
+bash scripts/build.sh
+node scripts/size.mjs
+
+step "browser tests (wasm-bindgen-test, headless Chromium)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_TIMEOUT=120 \
+  node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+
+step "end-to-end and MCP tests (node --test)"
+node --test --test-concurrency=1 tests/e2e/ tests/mcp/

@@ -1,0 +1,492 @@
+//! The badge in headless Chromium (wasm-bindgen-test), against the real
+//! reference service and a hostile fixture server, both on loopback.
+//!
+//! Run through `npm test` (scripts/test.sh), which starts both and passes
+//! their addresses at compile time.
+
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use js_sys::{Date, Reflect, JSON};
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::{Element, ShadowRoot};
+use x402_verdict_badge::{lookup_verdict, render_all, render_badge};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn setting(value: Option<&'static str>, name: &str) -> &'static str {
+    value.unwrap_or_else(|| panic!("{name} is not set: run the browser tests through `npm test`"))
+}
+
+fn service() -> &'static str {
+    setting(option_env!("X402_TEST_SERVICE"), "X402_TEST_SERVICE")
+}
+
+fn fixtures() -> &'static str {
+    setting(option_env!("X402_TEST_FIXTURES"), "X402_TEST_FIXTURES")
+}
+
+fn demo() -> Value {
+    serde_json::from_str(setting(option_env!("X402_TEST_DEMO"), "X402_TEST_DEMO")).unwrap()
+}
+
+/// Options for a demo endpoint against `base`, with `extra` merged in.
+fn options(base: &str, endpoint: &str, extra: Value) -> JsValue {
+    let demo = demo();
+    let e = &demo["endpoints"][endpoint];
+    let mut o = json!({
+        "baseUrl": base, "chain": e["chain"], "payTo": e["payTo"], "resourceUrl": e["resourceUrl"],
+        "publicKey": demo["publicKey"],
+    });
+    if let (Some(o), Value::Object(extra)) = (o.as_object_mut(), extra) {
+        o.extend(extra);
+    }
+    JSON::parse(&o.to_string()).unwrap()
+}
+
+fn container() -> Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    element
+}
+
+/// The badge's parts: (host state, label, hover text, shadow root).
+fn parts(container: &Element) -> (String, String, String, ShadowRoot) {
+    let host = container.first_element_child().expect("the badge host");
+    let root = host.shadow_root().expect("an open shadow root");
+    let text = |sel: &str| {
+        root.query_selector(sel)
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    (
+        host.get_attribute("data-state").unwrap(),
+        text(".label"),
+        text(".tip"),
+        root,
+    )
+}
+
+#[wasm_bindgen_test]
+async fn every_state_reads_in_words_with_its_hover_text() {
+    let cases = [
+        (
+            "verified",
+            "human-backed",
+            "verified · G",
+            &["Last verified", "re-checked every 24 h"][..],
+        ),
+        (
+            "verifiedSolana",
+            "human-backed",
+            "verified · A+",
+            &["Last verified"],
+        ),
+        (
+            "verifiedCaip",
+            "human-backed",
+            "verified · B",
+            &["Last verified"],
+        ),
+        (
+            "revoked",
+            "revoked",
+            "not verified",
+            &["withdrawn", "Last verified"],
+        ),
+        (
+            "lapsed",
+            "revoked",
+            "not verified",
+            &["withdrawn or has lapsed"],
+        ),
+        (
+            "stale",
+            "unknown",
+            "unknown",
+            &["Stale", "re-checked every 24 h"],
+        ),
+        (
+            "noSignal",
+            "unknown",
+            "unknown",
+            &[
+                "No signal",
+                "Nothing in the payment flow depends on this badge.",
+            ],
+        ),
+        ("tampered", "unknown", "unknown", &["signature failed"]),
+        (
+            "overdue",
+            "unknown",
+            "unknown",
+            &["Re-check overdue", "every 24 h"],
+        ),
+    ];
+    for (endpoint, state, label, hover) in cases {
+        let c = container();
+        let resolved =
+            render_badge(c.clone().into(), options(service(), endpoint, json!({}))).await;
+        let (host_state, shown, tip, root) = parts(&c);
+        assert_eq!(
+            (resolved.as_str(), host_state.as_str(), shown.as_str()),
+            (state, state, label),
+            "{endpoint}"
+        );
+        for words in hover {
+            assert!(tip.contains(words), "{endpoint}: {tip:?} lacks {words:?}");
+        }
+        let badge = root.query_selector(".badge").unwrap().unwrap();
+        assert_eq!(
+            badge.get_attribute("tabindex").as_deref(),
+            Some("0"),
+            "focusable"
+        );
+        let tip_id = badge.get_attribute("aria-describedby").unwrap();
+        assert!(
+            root.get_element_by_id(&tip_id).is_some(),
+            "the hover text is tied to the badge"
+        );
+        assert!(
+            badge.get_attribute("style").is_none()
+                && c.first_element_child()
+                    .unwrap()
+                    .get_attribute("style")
+                    .is_none()
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn placeholder_is_there_before_the_answer() {
+    let c = container();
+    let pending = render_badge(c.clone().into(), options(service(), "verified", json!({})));
+    // As when JS calls renderBadge: the first poll runs in a microtask, before
+    // the next frame. Let exactly the queued microtasks run, then look.
+    let promise =
+        wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(pending.await)) });
+    JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL))
+        .await
+        .unwrap();
+    let (state, label, tip, _) = parts(&c);
+    assert_eq!((state.as_str(), label.as_str()), ("checking", "checking"));
+    assert!(tip.contains("Checking"));
+    let height_before = c
+        .first_element_child()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .offset_height();
+    assert_eq!(
+        JsFuture::from(promise)
+            .await
+            .unwrap()
+            .as_string()
+            .as_deref(),
+        Some("human-backed")
+    );
+    let height_after = c
+        .first_element_child()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .offset_height();
+    assert_eq!(height_before, height_after, "no layout shift");
+}
+
+#[wasm_bindgen_test]
+async fn a_stalled_service_resolves_unknown_within_the_timeout() {
+    for fixture in ["stall", "stall-body"] {
+        let c = container();
+        let started = Date::now();
+        let base = format!("{}/{fixture}", fixtures());
+        let state = render_badge(
+            c.clone().into(),
+            options(&base, "verified", json!({"timeoutMs": 600})),
+        )
+        .await;
+        let elapsed = Date::now() - started;
+        assert_eq!(state, "unknown", "{fixture}");
+        assert!(
+            (550.0..1500.0).contains(&elapsed),
+            "{fixture}: resolved after {elapsed} ms"
+        );
+        assert!(
+            parts(&c).2.contains("did not answer in time"),
+            "{fixture}: {}",
+            parts(&c).2
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn garbage_options_and_containers_resolve_unknown() {
+    let garbage = [
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        JsValue::from(42),
+        JsValue::from_str("base"),
+        JSON::parse("{}").unwrap(),
+        JSON::parse(r#"{"chain": 5, "payTo": [], "resourceUrl": null}"#).unwrap(),
+        JSON::parse(
+            r#"{"baseUrl": "javascript:alert(1)", "chain": "c", "payTo": "p", "resourceUrl": "r"}"#,
+        )
+        .unwrap(),
+        JSON::parse(r#"{"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": -5}"#)
+            .unwrap(),
+        JSON::parse(
+            r#"{"chain": "c", "payTo": "p", "resourceUrl": "r", "publicKey": "not a key"}"#,
+        )
+        .unwrap(),
+        js_sys::eval("({ chain: 'c', payTo: 'p', resourceUrl: 'r', timeoutMs: 10n })").unwrap(),
+    ];
+    for options in garbage.iter() {
+        let c = container();
+        assert_eq!(
+            render_badge(c.clone().into(), options.clone()).await,
+            "unknown",
+            "{options:?}"
+        );
+        let (state, label, tip, _) = parts(&c);
+        assert_eq!((state.as_str(), label.as_str()), ("unknown", "unknown"));
+        assert!(tip.contains("misconfigured"), "{tip}");
+        let result = lookup_verdict(options.clone()).await;
+        assert_eq!(
+            Reflect::get(&result, &"reason".into()).unwrap(),
+            "invalid_input",
+            "{options:?}"
+        );
+    }
+    // No container at all, or not an element: unknown, nothing thrown.
+    for not_a_container in [
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        JsValue::from(7),
+        JsValue::from_str("#badge"),
+    ] {
+        assert_eq!(
+            render_badge(not_a_container, options(service(), "verified", json!({}))).await,
+            "unknown"
+        );
+    }
+    // A detached container is rendered into, but nothing is fetched for it.
+    let detached = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("div")
+        .unwrap();
+    assert_eq!(
+        render_badge(
+            detached.clone().into(),
+            options(service(), "verified", json!({}))
+        )
+        .await,
+        "unknown"
+    );
+    assert_eq!(parts(&detached).1, "unknown");
+    // No base URL: no service, still an answer.
+    let none =
+        lookup_verdict(JSON::parse(r#"{"chain": "c", "payTo": "p", "resourceUrl": "r"}"#).unwrap())
+            .await;
+    assert_eq!(
+        Reflect::get(&none, &"outcome".into()).unwrap(),
+        "no_service"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn service_markup_stays_text() {
+    let before = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .query_selector_all("img, script")
+        .unwrap()
+        .length();
+    let markup = r#"https://api.example.com/<img src=x onerror="window.__pwned=4">'"&"#;
+    for (fixture, expected) in [("hostile", "human-backed"), ("hostile-grade", "unknown")] {
+        let c = container();
+        let o = JSON::parse(
+            &json!({
+                "baseUrl": format!("{}/{fixture}", fixtures()), "chain": "base<script>",
+                "payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "resourceUrl": markup,
+            })
+            .to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            render_badge(c.clone().into(), o).await,
+            expected,
+            "{fixture}"
+        );
+        let (_, label, tip, root) = parts(&c);
+        assert!(
+            !label.contains('<') && !tip.contains("onerror"),
+            "{fixture}: {label} / {tip}"
+        );
+        assert_eq!(
+            root.child_element_count(),
+            2,
+            "{fixture}: badge and tip only"
+        );
+        assert_eq!(
+            root.query_selector_all("*").unwrap().length(),
+            4,
+            "{fixture}: no element added"
+        );
+        assert_eq!(root.query_selector_all("img, script").unwrap().length(), 0);
+    }
+    TimeoutFuture::new(50).await;
+    let window = web_sys::window().unwrap();
+    assert!(
+        Reflect::get(&window, &"__pwned".into())
+            .unwrap()
+            .is_undefined(),
+        "no script ran"
+    );
+    let after = window
+        .document()
+        .unwrap()
+        .query_selector_all("img, script")
+        .unwrap()
+        .length();
+    assert_eq!(before, after);
+}
+
+#[wasm_bindgen_test]
+async fn badges_for_one_endpoint_share_one_request() {
+    let resource = format!("https://api.example.com/shared-{}", Date::now());
+    let o = || {
+        JSON::parse(&json!({
+            "baseUrl": format!("{}/count", fixtures()), "chain": "base", "payTo": "0xabc", "resourceUrl": resource,
+        }).to_string())
+        .unwrap()
+    };
+    let (a, b) = (container(), container());
+    let first = render_badge(a.into(), o());
+    let second = render_badge(b.into(), o());
+    let both = futures_join(first, second).await;
+    assert_eq!(both, ("unknown".to_owned(), "unknown".to_owned()));
+    let count_url = format!(
+        "{}/count?resourceUrl={}",
+        fixtures(),
+        js_sys::encode_uri_component(&resource)
+    );
+    let window = web_sys::window().unwrap();
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&count_url))
+        .await
+        .unwrap()
+        .unchecked_into();
+    let body = JsFuture::from(response.json().unwrap()).await.unwrap();
+    assert_eq!(
+        Reflect::get(&body, &"count".into()).unwrap(),
+        1,
+        "two badges, one request"
+    );
+}
+
+/// Awaits two futures concurrently (both are already started promises underneath).
+async fn futures_join(
+    a: impl std::future::Future<Output = String> + 'static,
+    b: impl std::future::Future<Output = String> + 'static,
+) -> (String, String) {
+    let pa = wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(a.await)) });
+    let pb = wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(b.await)) });
+    let a = JsFuture::from(pa).await.unwrap().as_string().unwrap();
+    let b = JsFuture::from(pb).await.unwrap().as_string().unwrap();
+    (a, b)
+}
+
+#[wasm_bindgen_test]
+async fn structured_results_for_dashboards() {
+    let get = |v: &JsValue, k: &str| Reflect::get(v, &k.into()).unwrap().as_string();
+    let good = lookup_verdict(options(service(), "verified", json!({}))).await;
+    assert_eq!(get(&good, "state").as_deref(), Some("human-backed"));
+    assert_eq!(get(&good, "signature").as_deref(), Some("valid"));
+    assert_eq!(get(&good, "assuranceLevel").as_deref(), Some("G"));
+    assert_eq!(
+        Reflect::get(&good, &"recheckEveryHours".into()).unwrap(),
+        24
+    );
+    // A keys document selects by keyId; a wrong listed keyId is ignored.
+    let key = demo()["publicKey"].clone();
+    let doc = json!({"keys": [{"keyId": "0000000000000000", "algorithm": "Ed25519", "publicKey": key, "status": "current"}]});
+    let with_doc = lookup_verdict(options(service(), "verified", json!({"publicKey": doc}))).await;
+    assert_eq!(get(&with_doc, "signature").as_deref(), Some("valid"));
+    // Another key: unverifiable; strict mode then refuses the positive claim.
+    let other = json!("11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=");
+    let loose = lookup_verdict(options(service(), "verified", json!({"publicKey": other}))).await;
+    assert_eq!(
+        (
+            get(&loose, "state").as_deref(),
+            get(&loose, "signature").as_deref()
+        ),
+        (Some("human-backed"), Some("unverifiable"))
+    );
+    let strict = lookup_verdict(options(
+        service(),
+        "verified",
+        json!({"publicKey": other, "strict": true}),
+    ))
+    .await;
+    assert_eq!(
+        (
+            get(&strict, "state").as_deref(),
+            get(&strict, "reason").as_deref()
+        ),
+        (Some("unknown"), Some("signature_required"))
+    );
+    // A body over 64 KiB is abandoned.
+    let huge = lookup_verdict(options(
+        &format!("{}/huge", fixtures()),
+        "verified",
+        json!({}),
+    ))
+    .await;
+    assert_eq!(get(&huge, "reason").as_deref(), Some("too_large"));
+    // Nothing listens: no response.
+    let closed = lookup_verdict(options("http://127.0.0.1:9", "verified", json!({}))).await;
+    assert_eq!(get(&closed, "outcome").as_deref(), Some("no_response"));
+}
+
+#[wasm_bindgen_test]
+async fn render_all_reads_data_attributes() {
+    let demo = demo();
+    let e = &demo["endpoints"]["verified"];
+    let root = container();
+    for (i, key) in [demo["publicKey"].as_str().unwrap(), "not-a-key"]
+        .iter()
+        .enumerate()
+    {
+        let slot = web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .create_element("span")
+            .unwrap();
+        slot.set_attribute("data-x402-verdict", "").unwrap();
+        slot.set_attribute("data-base-url", service()).unwrap();
+        slot.set_attribute("data-chain", e["chain"].as_str().unwrap())
+            .unwrap();
+        slot.set_attribute("data-pay-to", e["payTo"].as_str().unwrap())
+            .unwrap();
+        slot.set_attribute("data-resource-url", e["resourceUrl"].as_str().unwrap())
+            .unwrap();
+        slot.set_attribute("data-public-key", key).unwrap();
+        slot.set_attribute("data-strict", "").unwrap();
+        slot.set_attribute("data-timeout-ms", &format!("{}", 2000 + i))
+            .unwrap();
+        root.append_child(&slot).unwrap();
+    }
+    let states = render_all(root.clone().into()).await;
+    let states: Vec<String> = js_sys::Array::from(&states)
+        .iter()
+        .filter_map(|s| s.as_string())
+        .collect();
+    assert_eq!(states, ["human-backed", "unknown"]);
+}
