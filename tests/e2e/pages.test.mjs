@@ -1,0 +1,145 @@
+// The www/ pages in headless Chromium (Playwright), served by the real
+// reference service with a strict Content-Security-Policy.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { startDemo, ENDPOINTS, UNREACHABLE } from "../../scripts/demo.mjs";
+import { launch } from "../support/browser.mjs";
+
+const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
+let demo, browser;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  demo = await startDemo();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+const badgesSettled = () => document.querySelectorAll(".x402-verdict-badge[data-state='checking']").length === 0
+  && document.querySelectorAll(".x402-verdict-badge").length > 0;
+
+/** Opens a page, records CSP violations and verdict requests, waits until `ready` holds in the page. */
+async function open(name, ready = badgesSettled) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+  });
+  const requests = [];
+  page.on("request", (r) => { if (r.url().includes("/v0/verdict")) requests.push(r.url()); });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const response = await page.goto(`${demo.url}/${name}`);
+  assert.match(response.headers()["content-security-policy"], /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
+  await page.waitForFunction(ready, null, { timeout: 15000 });
+  await page.screenshot({ path: `${ARTIFACTS}${name.replace(".html", "")}.png`, fullPage: true });
+  return { page, requests, errors, violations: () => page.evaluate(() => window.__violations) };
+}
+
+/** Every badge on the page: its state, label and hover text (through the shadow root). */
+function badges(page, scope = "") {
+  return page.$$eval(`${scope} .x402-verdict-badge`, (hosts) => hosts.map((h) => ({
+    state: h.dataset.state,
+    label: h.shadowRoot.querySelector(".label").textContent,
+    tip: h.shadowRoot.querySelector(".tip").textContent,
+    row: h.closest("[data-expected]")?.dataset.expected,
+  })));
+}
+
+describe("www pages", () => {
+  test("seller page: one badge from a script tag, verified, no CSP violation", async () => {
+    const { page, violations, errors } = await open("seller.html");
+    const [badge, ...rest] = await badges(page);
+    assert.equal(rest.length, 0);
+    assert.deepEqual([badge.state, badge.label], ["human-backed", "verified · G"]);
+    assert.match(badge.tip, /Last verified .* UTC; promised to be re-checked every 24 h\./);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("listing: 100 badges reach their expected states with one request per endpoint", async () => {
+    const { page, requests, violations, errors } = await open("listing.html");
+    await page.waitForFunction(() => document.body.dataset.rendered === "100");
+    const all = await badges(page);
+    assert.equal(all.length, 100);
+    for (const [i, b] of all.entries()) assert.equal(b.state, b.row, `row ${i + 1}: ${b.label} / ${b.tip}`);
+    const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
+    assert.ok(endpoints >= 5 && endpoints < 100);
+    assert.equal(requests.length, endpoints, "badges for the same endpoint share one request");
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("dashboard: lookupVerdict results drawn by the page", async () => {
+    const { page, violations, errors } = await open("dashboard.html", () => document.body.dataset.rendered === "6");
+    const cards = await page.$$eval(".card", (cs) => cs.map((c) => [c.dataset.endpoint, c.dataset.state, c.querySelector("dd").textContent]));
+    for (const [name, state, signal] of cards) {
+      assert.equal(state, ENDPOINTS[name].state, name);
+      assert.equal(signal, state, name);
+    }
+    assert.equal(cards.length, 6);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("index page: served with the strict CSP, links to every demo", async () => {
+    const { page, violations } = await open("index.html", () => document.readyState === "complete");
+    const links = await page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")));
+    assert.deepEqual(links, ["seller.html", "listing.html", "dashboard.html", "states.html"]);
+    assert.deepEqual(await violations(), []);
+    await page.close();
+  });
+
+  test("states page: every state, in words, with hover text reachable by keyboard", async () => {
+    const { page, violations } = await open("states.html");
+    await page.waitForFunction(() => document.body.dataset.rendered === "7");
+    const rows = await page.$$eval("[data-case]", (slots) => slots.map((s) => {
+      const h = s.querySelector(".x402-verdict-badge");
+      return [s.dataset.case, h.dataset.state, h.shadowRoot.querySelector(".label").textContent, h.shadowRoot.querySelector(".tip").textContent];
+    }));
+    const expect = {
+      "Verified (human-backed)": ["human-backed", "verified · G", /Last verified/],
+      Revoked: ["revoked", "not verified", /withdrawn/],
+      Stale: ["unknown", "unknown", /Stale/],
+      "No signal": ["unknown", "unknown", /No signal.*Nothing in the payment flow depends on this badge/],
+      "Unreachable service": ["unknown", "unknown", /could not be reached.*Nothing in the payment flow/],
+      "Tampered signature": ["unknown", "unknown", /signature failed/],
+      "Overdue re-check": ["unknown", "unknown", /Re-check overdue/],
+    };
+    assert.equal(rows.length, 7);
+    for (const [name, state, label, tip] of rows) {
+      const [s, l, t] = expect[name];
+      assert.deepEqual([state, label], [s, l], name);
+      assert.match(tip, t, name);
+    }
+    // Same height in every state.
+    const heights = await page.$$eval(".x402-verdict-badge", (hs) => hs.map((h) => h.getBoundingClientRect().height));
+    assert.equal(new Set(heights).size, 1, `heights ${heights}`);
+    // Keyboard: Tab focuses the first badge and shows its hover text.
+    const hidden = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).visibility);
+    assert.equal(hidden, "hidden");
+    await page.keyboard.press("Tab");
+    for (let i = 0; i < 10; i++) {
+      const focused = await page.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"));
+      if (focused) break;
+      await page.keyboard.press("Tab");
+    }
+    const shown = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).visibility);
+    assert.equal(shown, "visible");
+    await page.screenshot({ path: `${ARTIFACTS}states-focused.png` });
+    // The one violation allowed: the deliberately unreachable service is another origin.
+    for (const v of await violations()) {
+      assert.equal(v.directive, "connect-src");
+      assert.ok(v.blocked.startsWith(UNREACHABLE), v.blocked);
+    }
+    await page.close();
+  });
+});
