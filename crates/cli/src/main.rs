@@ -3,6 +3,7 @@
 
 mod commands;
 mod keyfile;
+mod mcp;
 mod registry;
 mod serve;
 mod verifier;
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Run the reference verification service.
     Serve(serve::ServeArgs),
+    /// Serve the verifier as MCP tools over stdio (configured by VERIFICATION_* variables).
+    Mcp,
     /// Look one endpoint up and print the result.
     Lookup(commands::LookupArgs),
     /// Write a new signing key file, or rotate one.
@@ -53,6 +56,10 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
+            Command::Mcp => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
+                Ok(config) => mcp::run(config).await,
+                Err(problem) => Err(problem),
+            },
             Command::Lookup(args) => commands::lookup(args).await,
             Command::Keygen(args) => commands::keygen(args),
             Command::Sign(args) => commands::sign(args),

@@ -7,40 +7,6 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::*;
 
-const R: &str = "https://api.example.com/";
-
-async fn demo() -> (std::path::PathBuf, String, Service) {
-    let dir = scratch("service");
-    let keys = dir.join("keys.json");
-    let public = keygen(&keys, false).await;
-    let other_keys = dir.join("other.json");
-    keygen(&other_keys, false).await;
-    let verdict = |resource: &str, verified_hours: i64| {
-        json!({
-            "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource, "outcome": "human_backed",
-            "assuranceLevel": "G", "verifiedAt": hours_from_now(verified_hours), "recheckEveryHours": 24,
-        })
-    };
-    let overdue = sign(&keys, &verdict(&format!("{R}overdue"), -30)).await;
-    let future = sign(&keys, &verdict(&format!("{R}future"), 2)).await;
-    let mut tampered = sign(&keys, &verdict(&format!("{R}tampered"), -1)).await;
-    tampered["verdict"]["assuranceLevel"] = json!("A");
-    let foreign = sign(&other_keys, &verdict(&format!("{R}foreign"), -1)).await;
-    let registry = json!({
-        "attestations": [
-            attestation(&format!("{R}good"), "active", 1, 24 * 30),
-            attestation(&format!("{R}revoked"), "revoked", 1, 24 * 30),
-            attestation(&format!("{R}stale"), "active", 30, 24 * 30),
-            attestation(&format!("{R}lapsed"), "active", 1, -1),
-        ],
-        "published": [overdue, future, tampered, foreign],
-    });
-    let path = dir.join("registry.json");
-    std::fs::write(&path, registry.to_string()).unwrap();
-    let service = Service::start(&path, &keys).await;
-    (dir, public, service)
-}
-
 fn summary(v: &Value) -> (String, String, String, String, String) {
     let s = |k: &str| v[k].as_str().unwrap_or("-").to_owned();
     (
@@ -70,7 +36,7 @@ fn row(
 
 #[tokio::test]
 async fn every_outcome_through_http() {
-    let (_dir, key, service) = demo().await;
+    let (_dir, key, service) = start_demo().await;
     let base = service.url.as_str();
     let ask = |path: &str| format!("{R}{path}");
     let cases = [
@@ -224,7 +190,7 @@ async fn rotated_keys_stay_published_and_select_by_key_id() {
 
 #[tokio::test]
 async fn protocol_headers_and_bad_queries() {
-    let (_dir, _key, mut service) = demo().await;
+    let (_dir, _key, mut service) = start_demo().await;
     let base = service.url.clone();
     let get = |q: String| reqwest::get(format!("{base}/v0/verdict?{q}"));
     let good = get(format!(

@@ -356,3 +356,21 @@ impl Lookup {
         }
     }
 }
+
+/// The JSON Schema of a serialized [`Evaluation`] (the MCP tools' `outputSchema`).
+pub const EVALUATION_SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "state": { "type": "string", "enum": ["human-backed", "revoked", "unknown"], "description": "The routing signal." },
+    "outcome": { "type": "string", "enum": ["human_backed", "revoked", "stale", "no_signal", "no_service", "no_response"], "description": "The verdict's outcome, or why no verdict arrived." },
+    "freshness": { "type": "string", "enum": ["fresh", "overdue", "unknown"], "description": "Whether the last re-check is inside its promised cadence." },
+    "signature": { "type": "string", "enum": ["valid", "invalid", "unverifiable", "not_checked"], "description": "The local strict Ed25519 check of the verdict's signature." },
+    "assuranceLevel": { "type": "string", "pattern": "^[A-Z0-9+-]{1,8}$", "description": "The grade of a positive claim." },
+    "verifiedAt": { "type": "string", "format": "date-time", "description": "The last re-check (RFC 3339, UTC)." },
+    "recheckEveryHours": { "type": "integer", "minimum": 1, "maximum": 8760, "description": "The promised re-check cadence." },
+    "reason": { "type": "string", "description": "A stable code saying why the result is what it is." },
+    "detail": { "type": "string", "description": "A one-line explanation for logs." }
+  },
+  "required": ["state", "outcome", "freshness", "signature"],
+  "additionalProperties": false
+}"#;

@@ -44,7 +44,10 @@ pub mod time;
 pub mod verdict;
 
 pub use endpoint::Endpoint;
-pub use evaluate::{Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State};
+pub use evaluate::{
+    Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State,
+    EVALUATION_SCHEMA,
+};
 pub use keys::{KeyId, TrustedKeys};
 pub use options::LookupOptions;
 pub use request::{BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};

@@ -14,6 +14,8 @@ use tokio::process::{Child, Command};
 pub const BIN: &str = env!("CARGO_BIN_EXE_x402-verdict");
 pub const CHAIN: &str = "base";
 pub const PAY_TO: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+/// The prefix of every demo resource URL.
+pub const R: &str = "https://api.example.com/";
 
 /// A fresh folder under the target directory, removed by nobody (cheap, inspectable).
 pub fn scratch(name: &str) -> PathBuf {
@@ -151,4 +153,39 @@ pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -
     let (code, out, err) = run(&args).await;
     assert_eq!(code, 0, "lookup exits 0 for every result: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// The real service with one endpoint per outcome under [`R`]: attested
+/// (good, revoked, stale, lapsed) and published (overdue, future, tampered,
+/// foreign: signed by a key the consumer does not hold).
+pub async fn start_demo() -> (PathBuf, String, Service) {
+    let dir = scratch("service");
+    let keys = dir.join("keys.json");
+    let public = keygen(&keys, false).await;
+    let other_keys = dir.join("other.json");
+    keygen(&other_keys, false).await;
+    let verdict = |resource: &str, verified_hours: i64| {
+        json!({
+            "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource, "outcome": "human_backed",
+            "assuranceLevel": "G", "verifiedAt": hours_from_now(verified_hours), "recheckEveryHours": 24,
+        })
+    };
+    let overdue = sign(&keys, &verdict(&format!("{R}overdue"), -30)).await;
+    let future = sign(&keys, &verdict(&format!("{R}future"), 2)).await;
+    let mut tampered = sign(&keys, &verdict(&format!("{R}tampered"), -1)).await;
+    tampered["verdict"]["assuranceLevel"] = json!("A");
+    let foreign = sign(&other_keys, &verdict(&format!("{R}foreign"), -1)).await;
+    let registry = json!({
+        "attestations": [
+            attestation(&format!("{R}good"), "active", 1, 24 * 30),
+            attestation(&format!("{R}revoked"), "revoked", 1, 24 * 30),
+            attestation(&format!("{R}stale"), "active", 30, 24 * 30),
+            attestation(&format!("{R}lapsed"), "active", 1, -1),
+        ],
+        "published": [overdue, future, tampered, foreign],
+    });
+    let path = dir.join("registry.json");
+    std::fs::write(&path, registry.to_string()).unwrap();
+    let service = Service::start(&path, &keys).await;
+    (dir, public, service)
 }

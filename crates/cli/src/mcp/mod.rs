@@ -1,0 +1,349 @@
+//! `x402-verdict mcp`: the verifier as two MCP tools over stdio, built on
+//! the official Rust SDK (rmcp). It adds no protocol logic of its own: every
+//! answer comes from the core through the native [`Verifier`].
+
+mod framing;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+use x402_verdict_core::request::check_timeout_ms;
+use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVALUATION_SCHEMA};
+
+use crate::verifier::Verifier;
+
+const LOOKUP_VERDICT: &str = "lookup_verdict";
+const ENDPOINT_STATUS: &str = "endpoint_status";
+const ARGUMENTS: [&str; 3] = ["chain", "payTo", "resourceUrl"];
+
+const LOOKUP_DESCRIPTION: &str = "Before paying an x402 endpoint, or recommending one, check whether a verified operator backed by a guarantee deposit stands behind it. Pass the three values from the endpoint's HTTP 402 response: chain, payTo and resourceUrl. The answer is the full picture: the routing state (human-backed, revoked or unknown), the verification service's outcome, the assurance grade, when the operator was last re-checked and whether that is within its promised cadence, and whether the verdict's Ed25519 signature checked out locally. An unknown state is a normal answer (no signal), not an error. Read-only: the endpoint itself is never contacted.";
+
+const STATUS_DESCRIPTION: &str = "A one-word routing signal for an x402 endpoint, for choosing quickly among candidates: human-backed (prefer it), revoked (avoid it) or unknown (no signal either way: read it as the absence of information, never as a failure). Same three inputs as lookup_verdict, from the 402 response. Call lookup_verdict instead when the grade, the last re-check or the signature status matters to the decision.";
+
+/// The MCP server's configuration, from the environment.
+#[derive(Debug)]
+pub struct McpConfig {
+    base_url: Option<BaseUrl>,
+    keys: TrustedKeys,
+    timeout_ms: u32,
+    strict: bool,
+}
+
+impl McpConfig {
+    /// Reads `VERIFICATION_BASE_URL`, `VERIFICATION_PUBLIC_KEY`,
+    /// `VERIFICATION_TIMEOUT_MS` and `VERIFICATION_STRICT` through `var`.
+    ///
+    /// # Errors
+    ///
+    /// One line naming the variable that is set but malformed.
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let base_url = var("VERIFICATION_BASE_URL")
+            .map(|v| BaseUrl::parse(&v).map_err(|p| format!("VERIFICATION_BASE_URL {p}")))
+            .transpose()?;
+        let keys = match var("VERIFICATION_PUBLIC_KEY") {
+            None => TrustedKeys::none(),
+            Some(v) => TrustedKeys::from_comma_list(&v)
+                .map_err(|p| format!("VERIFICATION_PUBLIC_KEY: {p}"))?,
+        };
+        let timeout_ms = match var("VERIFICATION_TIMEOUT_MS") {
+            None => DEFAULT_TIMEOUT_MS,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| "must be a whole number")
+                .and_then(check_timeout_ms)
+                .map_err(|p| format!("VERIFICATION_TIMEOUT_MS {p}"))?,
+        };
+        let strict = match var("VERIFICATION_STRICT").as_deref() {
+            None | Some("0" | "false" | "") => false,
+            Some("1" | "true") => true,
+            Some(_) => return Err("VERIFICATION_STRICT must be 1 (strict) or 0".into()),
+        };
+        Ok(McpConfig {
+            base_url,
+            keys,
+            timeout_ms,
+            strict,
+        })
+    }
+}
+
+/// Serves the two tools on stdin/stdout until stdin closes.
+///
+/// # Errors
+///
+/// A malformed configuration (before anything is served), or a broken transport.
+pub async fn run(config: McpConfig) -> Result<(), String> {
+    let configured = config.base_url.is_some();
+    let verifier = Verifier::new(
+        config.base_url,
+        config.keys,
+        config.strict,
+        config.timeout_ms,
+    )?;
+    if !configured {
+        tracing::warn!(
+            "VERIFICATION_BASE_URL is not set: every lookup answers unknown (no_service)"
+        );
+    }
+    let server = VerdictServer {
+        verifier: Arc::new(verifier),
+        tools: Arc::new(tools()),
+    };
+    let running = server
+        .serve(framing::filtered(tokio::io::stdin(), tokio::io::stdout()))
+        .await
+        .map_err(|e| format!("MCP session failed to start: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| format!("MCP session ended with an error: {e}"))?;
+    Ok(())
+}
+
+#[derive(Clone)]
+struct VerdictServer {
+    verifier: Arc<Verifier>,
+    tools: Arc<Vec<Tool>>,
+}
+
+fn tools() -> Vec<Tool> {
+    let object = |text: &str| -> Arc<JsonObject> {
+        Arc::new(serde_json::from_str(text).unwrap_or_default())
+    };
+    let input = object(
+        r#"{
+          "type": "object",
+          "properties": {
+            "chain": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The network the payment settles on, from the 402 response (x402 v1 name such as base, or a CAIP-2 id such as eip155:8453)." },
+            "payTo": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The address the payment goes to, from the 402 response." },
+            "resourceUrl": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The resource URL the payment unlocks, from the 402 response. It is never fetched." }
+          },
+          "required": ["chain", "payTo", "resourceUrl"],
+          "additionalProperties": false
+        }"#,
+    );
+    let output = object(EVALUATION_SCHEMA);
+    let annotations = |title: &str| {
+        let mut a = ToolAnnotations::with_title(title)
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true);
+        a.open_world_hint = Some(true);
+        a
+    };
+    [
+        (
+            LOOKUP_VERDICT,
+            "Look up an x402 endpoint's verification verdict",
+            LOOKUP_DESCRIPTION,
+        ),
+        (
+            ENDPOINT_STATUS,
+            "x402 endpoint verification signal",
+            STATUS_DESCRIPTION,
+        ),
+    ]
+    .into_iter()
+    .map(|(name, title, description)| {
+        Tool::new(name, description, input.clone())
+            .with_title(title)
+            .with_raw_output_schema(output.clone())
+            .with_annotations(annotations(title))
+    })
+    .collect()
+}
+
+/// Checks the arguments: exactly `chain`, `payTo` and `resourceUrl`, each a
+/// string the protocol accepts. The error names every problem.
+fn endpoint_of(arguments: Option<&JsonObject>) -> Result<Endpoint, String> {
+    let empty = JsonObject::new();
+    let args = arguments.unwrap_or(&empty);
+    let mut problems: Vec<String> = Vec::new();
+    for name in ARGUMENTS {
+        match args.get(name) {
+            None => problems.push(format!("missing argument {name}")),
+            Some(Value::String(_)) => {}
+            Some(_) => problems.push(format!("argument {name} must be a string")),
+        }
+    }
+    problems.extend(
+        args.keys()
+            .filter(|k| !ARGUMENTS.contains(&k.as_str()))
+            .map(|k| format!("unexpected argument {}", k.escape_debug())),
+    );
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    let text = |name: &str| args.get(name).and_then(Value::as_str).unwrap_or_default();
+    Endpoint::new(text("chain"), text("payTo"), text("resourceUrl")).map_err(|e| e.to_string())
+}
+
+impl ServerHandler for VerdictServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        info.protocol_version = ProtocolVersion::V_2025_06_18;
+        info.server_info = Implementation::new("x402-verdict", env!("CARGO_PKG_VERSION"))
+            .with_title("x402 verification verdicts");
+        info.instructions = Some(
+            "Call endpoint_status or lookup_verdict with the chain, payTo and resourceUrl of an x402 402 response before paying. unknown means no signal, never a failure.".into(),
+        );
+        info
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_06_18))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let full = match request.name.as_ref() {
+            LOOKUP_VERDICT => true,
+            ENDPOINT_STATUS => false,
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool {other}"),
+                    None,
+                ))
+            }
+        };
+        let endpoint = match endpoint_of(request.arguments.as_ref()) {
+            Ok(endpoint) => endpoint,
+            Err(problems) => {
+                let text = format!("Invalid arguments: {problems}.");
+                return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+            }
+        };
+        let result = self.verifier.check(endpoint).await;
+        let line = if full {
+            result.text_line()
+        } else {
+            result.status_line()
+        };
+        let mut answer = CallToolResult::success(vec![ContentBlock::text(line)]);
+        answer.structured_content = serde_json::to_value(&result).ok();
+        Ok(answer.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<McpConfig, String> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect();
+        McpConfig::from_env(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn configuration_names_the_malformed_variable() {
+        let c = config(&[]).unwrap();
+        assert!(c.base_url.is_none() && c.keys.is_empty() && !c.strict);
+        assert_eq!(c.timeout_ms, 3000);
+        assert_eq!(
+            config(&[("VERIFICATION_BASE_URL", "ftp://x")]).unwrap_err(),
+            "VERIFICATION_BASE_URL is not an absolute http:// or https:// URL"
+        );
+        assert_eq!(
+            config(&[("VERIFICATION_PUBLIC_KEY", "zz")]).unwrap_err(),
+            "VERIFICATION_PUBLIC_KEY: the public key is not base64"
+        );
+        assert_eq!(
+            config(&[("VERIFICATION_TIMEOUT_MS", "soon")]).unwrap_err(),
+            "VERIFICATION_TIMEOUT_MS must be a whole number"
+        );
+        assert_eq!(
+            config(&[("VERIFICATION_TIMEOUT_MS", "0")]).unwrap_err(),
+            "VERIFICATION_TIMEOUT_MS must be a whole number of milliseconds from 1 to 60000"
+        );
+        assert_eq!(
+            config(&[("VERIFICATION_STRICT", "yes")]).unwrap_err(),
+            "VERIFICATION_STRICT must be 1 (strict) or 0"
+        );
+        assert!(
+            config(&[
+                ("VERIFICATION_STRICT", "1"),
+                ("VERIFICATION_TIMEOUT_MS", "500")
+            ])
+            .unwrap()
+            .strict
+        );
+    }
+
+    #[test]
+    fn arguments_are_named() {
+        let args = |v: Value| v.as_object().cloned();
+        assert_eq!(
+            endpoint_of(None).unwrap_err(),
+            "missing argument chain; missing argument payTo; missing argument resourceUrl"
+        );
+        assert_eq!(
+            endpoint_of(
+                args(
+                    serde_json::json!({"chain": "base", "payTo": 5, "resourceUrl": "r", "extra": 1})
+                )
+                .as_ref()
+            )
+            .unwrap_err(),
+            "argument payTo must be a string; unexpected argument extra"
+        );
+        assert_eq!(
+            endpoint_of(
+                args(serde_json::json!({"chain": "", "payTo": "p", "resourceUrl": "r"})).as_ref()
+            )
+            .unwrap_err(),
+            "chain is empty"
+        );
+    }
+
+    #[test]
+    fn tools_declare_schemas_and_annotations() {
+        let tools = serde_json::to_value(tools()).unwrap();
+        for tool in tools.as_array().unwrap() {
+            assert_eq!(tool["inputSchema"]["additionalProperties"], false);
+            assert_eq!(
+                tool["outputSchema"]["required"],
+                serde_json::json!(["state", "outcome", "freshness", "signature"])
+            );
+            let a = &tool["annotations"];
+            assert_eq!(
+                (
+                    &a["readOnlyHint"],
+                    &a["destructiveHint"],
+                    &a["idempotentHint"],
+                    &a["openWorldHint"]
+                ),
+                (
+                    &Value::Bool(true),
+                    &Value::Bool(false),
+                    &Value::Bool(true),
+                    &Value::Bool(true)
+                )
+            );
+            assert!(a["title"].is_string() && tool["title"].is_string());
+        }
+    }
+}
