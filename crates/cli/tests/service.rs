@@ -120,20 +120,8 @@ async fn every_outcome_through_http() {
     assert_eq!(open["assuranceLevel"], "G");
     assert_eq!(open["recheckEveryHours"], 24);
     // The text line.
-    let (code, line, _) = run(&[
-        "lookup",
-        "--base-url",
-        base,
-        "--chain",
-        CHAIN,
-        "--pay-to",
-        PAY_TO,
-        "--resource-url",
-        &ask("good"),
-        "--public-key",
-        &key,
-    ])
-    .await;
+    let resource = ask("good");
+    let (code, line, _) = run(&lookup_args(base, &resource, &[&key])).await;
     assert_eq!(code, 0);
     assert!(line.starts_with("Verification: human-backed; outcome human_backed; freshness fresh; assurance G; last re-checked "), "{line}");
     assert!(line.trim_end().ends_with("; signature valid."), "{line}");
@@ -268,7 +256,7 @@ async fn refuses_to_start_on_bad_files() {
     .unwrap();
     let r = registry.to_str().unwrap();
     let k = keys.to_str().unwrap();
-    let (code, _, err) = run(&[
+    let args = [
         "serve",
         "--listen",
         "127.0.0.1:0",
@@ -276,22 +264,13 @@ async fn refuses_to_start_on_bad_files() {
         r,
         "--keys",
         k,
-    ])
-    .await;
+    ];
+    let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("x402-verdict: {r}: attestations[1]: recheckEveryHours is not an integer from 1 to 8760"));
     std::fs::write(&registry, "{}").unwrap();
     std::fs::write(&keys, r#"{"current": {"secretKey": "short"}}"#).unwrap();
-    let (code, _, err) = run(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--registry",
-        r,
-        "--keys",
-        k,
-    ])
-    .await;
+    let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
@@ -324,58 +303,20 @@ async fn sign_refuses_malformed_verdicts() {
 
 #[tokio::test]
 async fn lookup_rejects_bad_arguments_only() {
-    for args in [
-        &[
-            "lookup",
-            "--base-url",
-            "ftp://x",
-            "--chain",
-            "c",
-            "--pay-to",
-            "p",
-            "--resource-url",
-            "r",
-        ][..],
-        &[
-            "lookup",
-            "--base-url",
-            "http://127.0.0.1:9",
-            "--chain",
-            "",
-            "--pay-to",
-            "p",
-            "--resource-url",
-            "r",
-        ],
-        &[
-            "lookup",
-            "--base-url",
-            "http://127.0.0.1:9",
-            "--chain",
-            "c",
-            "--pay-to",
-            "p",
-            "--resource-url",
-            "r",
-            "--public-key",
-            "nope",
-        ],
-        &[
-            "lookup",
-            "--base-url",
-            "http://127.0.0.1:9",
-            "--chain",
-            "c",
-            "--pay-to",
-            "p",
-            "--resource-url",
-            "r",
-            "--timeout-ms",
-            "0",
-        ],
-    ] {
-        let (code, out, _) = run(args).await;
-        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+    let bad = [
+        ("--base-url", "ftp://x"),
+        ("--chain", ""),
+        ("--public-key", "nope"),
+        ("--timeout-ms", "0"),
+    ];
+    for (flag, value) in bad {
+        let mut args = lookup_args("http://127.0.0.1:9", "r", &[]);
+        match args.iter().position(|a| *a == flag) {
+            Some(i) => args[i + 1] = value,
+            None => args.extend([flag, value]),
+        }
+        let (code, out, _) = run(&args).await;
+        assert_eq!((code, out.as_str()), (2, ""), "{flag} {value:?}");
     }
     // A closed port is an answer (unknown), not an error.
     let started = Instant::now();

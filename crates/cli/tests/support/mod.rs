@@ -132,11 +132,10 @@ impl Service {
     }
 }
 
-/// `lookup --json` for `resource` against `base`, trusting `keys`.
-pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -> Value {
+/// The `lookup` arguments for `resource` against `base`, trusting `keys`.
+pub fn lookup_args<'a>(base: &'a str, resource: &'a str, keys: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "lookup",
-        "--json",
         "--base-url",
         base,
         "--chain",
@@ -147,8 +146,15 @@ pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -
         resource,
     ];
     for k in keys {
-        args.extend(["--public-key", k]);
+        args.extend(["--public-key", *k]);
     }
+    args
+}
+
+/// `lookup --json` for `resource` against `base`, trusting `keys`.
+pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -> Value {
+    let mut args = lookup_args(base, resource, keys);
+    args.push("--json");
     args.extend(extra);
     let (code, out, err) = run(&args).await;
     assert_eq!(code, 0, "lookup exits 0 for every result: {err}");
