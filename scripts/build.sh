@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the CLI and the npm package (pkg/, wasm-pack --target web), adds the
+# Builds the CLI and the npm package (pkg/, wasm-pack --target web, the
+# size-optimized wasm-release profile), adds the
 # script-tag loader, and links pkg/ into www/ for the demo pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,7 +8,7 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 cargo build --release -p x402-verdict --quiet
 # wasm-opt comes from the npm package binaryen (node_modules/.bin), never Debian's.
-wasm-pack --log-level warn build --release --target web --out-dir pkg
+wasm-pack --log-level warn build --profile wasm-release --target web --out-dir pkg
 cp js/embed.js pkg/embed.js
 # Ship the loader in the npm package too.
 node -e '

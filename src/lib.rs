@@ -98,10 +98,8 @@ pub async fn lookup_verdict(
 /// that carries `data-x402-verdict`, reading its options from `data-*`
 /// attributes, and resolves to the states rendered, in document order.
 #[wasm_bindgen(js_name = renderAll, unchecked_return_type = "BadgeState[]")]
-pub async fn render_all(
-    #[wasm_bindgen(unchecked_param_type = "Element | undefined")] root: JsValue,
-) -> JsValue {
-    let elements = render::marked_elements(&root);
+pub async fn render_all(root: Option<web_sys::Element>) -> JsValue {
+    let elements = render::marked_elements(root.as_ref());
     let promises = js_sys::Array::new();
     for element in elements {
         let options = options::from_attributes(&element);

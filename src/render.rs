@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{CssStyleSheet, Document, Element, HtmlElement, ShadowRootInit, ShadowRootMode};
+use web_sys::{CssStyleSheet, Document, Element, ShadowRootInit, ShadowRootMode};
 use x402_verdict_core::Evaluation;
 
 const STYLES: &str = include_str!("badge.css");
@@ -116,13 +116,14 @@ pub fn is_connected(element: &Element) -> bool {
     element.unchecked_ref::<web_sys::Node>().is_connected()
 }
 
-/// The elements under `root` that ask for a badge (`data-x402-verdict`).
-pub fn marked_elements(root: &JsValue) -> Vec<Element> {
-    let scope: Option<HtmlElement> = root.dyn_ref::<HtmlElement>().cloned();
-    let list = match scope {
-        Some(element) => element.query_selector_all("[data-x402-verdict]"),
+/// The elements under `root` (default: the document) that ask for a badge
+/// (`data-x402-verdict`).
+pub fn marked_elements(root: Option<&Element>) -> Vec<Element> {
+    const SELECTOR: &str = "[data-x402-verdict]";
+    let list = match root {
+        Some(element) => element.query_selector_all(SELECTOR),
         None => match web_sys::window().and_then(|w| w.document()) {
-            Some(document) => document.query_selector_all("[data-x402-verdict]"),
+            Some(document) => document.query_selector_all(SELECTOR),
             None => return Vec::new(),
         },
     };

@@ -483,7 +483,7 @@ async fn render_all_reads_data_attributes() {
             .unwrap();
         root.append_child(&slot).unwrap();
     }
-    let states = render_all(root.clone().into()).await;
+    let states = render_all(Some(root.clone())).await;
     let states: Vec<String> = js_sys::Array::from(&states)
         .iter()
         .filter_map(|s| s.as_string())

@@ -4,6 +4,9 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// 9999-12-31T23:59:59Z, the last time RFC 3339 can write.
+const LAST_SECOND_OF_9999: u64 = 253_402_300_799;
+
 /// A point in time, in whole seconds since the Unix epoch (UTC).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(i64);
@@ -29,8 +32,9 @@ impl Timestamp {
     }
 
     /// The RFC 3339 UTC form with whole seconds, for example `2026-09-01T08:00:00Z`.
+    /// Times outside 1970 to 9999 are clamped to that range.
     pub fn to_rfc3339(self) -> String {
-        let seconds = u64::try_from(self.0).unwrap_or(0);
+        let seconds = u64::try_from(self.0).unwrap_or(0).min(LAST_SECOND_OF_9999);
         humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(seconds)).to_string()
     }
 
@@ -70,6 +74,18 @@ mod tests {
         assert_eq!(
             Timestamp::parse_rfc3339("2026-09-01T08:00:00.750Z"),
             Some(t)
+        );
+    }
+
+    #[test]
+    fn formats_any_time_without_panicking() {
+        assert_eq!(
+            Timestamp::from_unix_seconds(-5).to_rfc3339(),
+            "1970-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            Timestamp::from_unix_seconds(i64::MAX).to_rfc3339(),
+            "9999-12-31T23:59:59Z"
         );
     }
 
