@@ -78,7 +78,7 @@ export async function startDemo({ port = 0, www = true } = {}) {
   const { registryPath, publicKey } = writeDemo();
   const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS];
   if (www) args.push("--www", join(ROOT, "www"));
-  const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" } });
+  const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "error" } });
   const url = await new Promise((ok, fail) => {
     const lines = createInterface({ input: child.stdout });
     lines.once("line", (line) => ok(line.replace(/^listening on /, "")));

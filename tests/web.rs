@@ -14,6 +14,8 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, ShadowRoot};
 use x402_verdict_badge::{lookup_verdict, render_all, render_badge};
+use x402_verdict_core::json::parse_strict;
+use x402_verdict_core::signing::canonical_json;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -489,4 +491,40 @@ async fn render_all_reads_data_attributes() {
         .filter_map(|s| s.as_string())
         .collect();
     assert_eq!(states, ["human-backed", "unknown"]);
+}
+
+/// The browser build formats numbers with ryu-js's small tables (a size
+/// feature): the RFC 8785 vectors must still come out byte for byte.
+#[wasm_bindgen_test]
+fn rfc8785_vectors_in_the_browser_build() {
+    macro_rules! vector {
+        ($name:literal) => {
+            (
+                $name,
+                include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../shared/vectors/jcs/input/",
+                    $name,
+                    ".json"
+                )),
+                include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../shared/vectors/jcs/output/",
+                    $name,
+                    ".json"
+                )),
+            )
+        };
+    }
+    for (name, input, output) in [
+        vector!("arrays"),
+        vector!("french"),
+        vector!("structures"),
+        vector!("unicode"),
+        vector!("values"),
+        vector!("weird"),
+    ] {
+        let canonical = canonical_json(&parse_strict(input.as_bytes()).unwrap());
+        assert_eq!(String::from_utf8(canonical).unwrap(), output, "{name}");
+    }
 }

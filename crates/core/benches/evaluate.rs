@@ -8,7 +8,9 @@ use ed25519_dalek::SigningKey;
 use serde_json::json;
 use x402_verdict_core::json::parse_strict;
 use x402_verdict_core::signing::{signed_message, verify_strict};
-use x402_verdict_core::{sign_verdict, Endpoint, Lookup, Response, Timestamp, TrustedKeys, VerdictDocument};
+use x402_verdict_core::{
+    sign_verdict, Endpoint, Lookup, Response, Timestamp, TrustedKeys, VerdictDocument,
+};
 
 fn time(name: &str, mut f: impl FnMut()) -> Duration {
     for _ in 0..200 {
@@ -35,18 +37,30 @@ fn main() {
     let document = sign_verdict(verdict.as_object().cloned().unwrap(), &key).unwrap();
     let body = serde_json::to_vec(&document).unwrap();
     let lookup = Lookup {
-        endpoint: Endpoint::new("base", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data").unwrap(),
+        endpoint: Endpoint::new(
+            "base",
+            "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+            "https://api.example.com/premium-data",
+        )
+        .unwrap(),
         keys: TrustedKeys::from_keys([key.verifying_key()]),
         strict: true,
     };
     let now = Timestamp::parse_rfc3339("2026-09-01T09:00:00Z").unwrap();
     let parsed = VerdictDocument::parse(&body).unwrap();
     let message = signed_message(&parsed.raw);
-    let signature = x402_verdict_core::keys::decode_base64(document["signature"].as_str().unwrap()).unwrap();
+    let signature =
+        x402_verdict_core::keys::decode_base64(document["signature"].as_str().unwrap()).unwrap();
 
     println!("one verdict document of {} bytes", body.len());
     let total = time("evaluate (parse + JCS + verify)", || {
-        black_box(lookup.evaluate(Response::Http { status: 200, body: black_box(&body) }, now));
+        black_box(lookup.evaluate(
+            Response::Http {
+                status: 200,
+                body: black_box(&body),
+            },
+            now,
+        ));
     });
     let parse = time("  strict JSON parse", || {
         black_box(parse_strict(black_box(&body)).unwrap());
@@ -58,7 +72,11 @@ fn main() {
         black_box(signed_message(black_box(&parsed.raw)));
     });
     let verify = time("  strict Ed25519 verify", || {
-        black_box(verify_strict(&key.verifying_key(), black_box(&message), &signature));
+        black_box(verify_strict(
+            &key.verifying_key(),
+            black_box(&message),
+            &signature,
+        ));
     });
     let share = |d: Duration| 100.0 * d.as_secs_f64() / total.as_secs_f64();
     println!(
