@@ -60,8 +60,18 @@ impl Evaluation {
                     last,
                     cadence.map(|c| format!("promised to be {c}")),
                 ]));
-                if self.signature == SignatureStatus::NotChecked {
-                    parts.push("Signature not checked: no verification key is configured.".into());
+                match self.signature {
+                    SignatureStatus::NotChecked => {
+                        parts.push(
+                            "Signature not checked: no verification key is configured.".into(),
+                        );
+                    }
+                    SignatureStatus::Unverifiable => {
+                        parts.push(
+                            "Signature not verified: it is not from a configured key.".into(),
+                        );
+                    }
+                    SignatureStatus::Valid | SignatureStatus::Invalid => {}
                 }
             }
             State::Revoked => {

@@ -256,6 +256,25 @@ fn text_lines() {
         good.badge_hover(),
         "A verified operator backed by a guarantee deposit stands behind this endpoint. Last verified 2026-09-01 08:00 UTC; promised to be re-checked every 24 h."
     );
+    let foreign = lookup(
+        TrustedKeys::from_keys([SigningKey::from_bytes(&[1; 32]).verifying_key()]),
+        false,
+    );
+    let unverifiable = evaluate(
+        &foreign,
+        &sign_verdict(verdict("human_backed", 0), &key).unwrap(),
+    );
+    assert_eq!(unverifiable.badge_label(), "verified · G");
+    assert!(unverifiable
+        .badge_hover()
+        .ends_with("Signature not verified: it is not from a configured key."));
+    let unchecked = evaluate(
+        &lookup(TrustedKeys::none(), false),
+        &sign_verdict(verdict("human_backed", 0), &key).unwrap(),
+    );
+    assert!(unchecked
+        .badge_hover()
+        .ends_with("Signature not checked: no verification key is configured."));
     let none = Evaluation::no_service();
     assert_eq!(
         none.text_line(),
