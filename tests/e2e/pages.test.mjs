@@ -72,6 +72,9 @@ describe("www pages", () => {
     const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
     assert.ok(endpoints >= 5 && endpoints < 100);
     assert.equal(requests.length, endpoints, "badges for the same endpoint share one request");
+    const outside = await page.$$eval(".x402-verdict-badge", (hs) =>
+      hs.filter((h) => h.getBoundingClientRect().right > document.documentElement.clientWidth).length);
+    assert.equal(outside, 0, "every badge lies inside the page width");
     assert.deepEqual(await violations(), []);
     assert.deepEqual(errors, []);
     await page.close();
