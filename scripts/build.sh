@@ -15,6 +15,8 @@ node -e '
   const fs = require("fs");
   const pkg = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));
   pkg.files = [...new Set([...(pkg.files || []), "embed.js"])];
+  // embed.js renders on import: bundlers must keep it.
+  pkg.sideEffects = [...new Set([...(pkg.sideEffects || []), "./embed.js"])];
   fs.writeFileSync("pkg/package.json", JSON.stringify(pkg, null, 2) + "\n");
 '
 ln -sfn ../pkg www/pkg
