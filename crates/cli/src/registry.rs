@@ -156,7 +156,7 @@ impl Registry {
         let mut registry = Registry::default();
         for (i, item) in list("attestations")?.iter().enumerate() {
             let attestation = check_entry(item).map_err(|p| format!("attestations[{i}]: {p}"))?;
-            registry.insert(Found::Attested(&attestation), &format!("attestations[{i}]"))?;
+            registry.check_unique(&attestation.endpoint, &format!("attestations[{i}]"))?;
             registry.attestations.push(attestation);
         }
         for (i, item) in list("published")?.iter().enumerate() {
@@ -171,17 +171,14 @@ impl Registry {
                 document: item.clone(),
                 parsed,
             };
-            registry.insert(Found::Published(&published), &format!("published[{i}]"))?;
+            registry.check_unique(&published.endpoint, &format!("published[{i}]"))?;
             registry.published.push(published);
         }
         Ok(registry)
     }
 
-    fn insert(&self, found: Found<'_>, name: &str) -> Result<(), String> {
-        let endpoint = match found {
-            Found::Attested(a) => &a.endpoint,
-            Found::Published(p) => &p.endpoint,
-        };
+    /// Each endpoint may be named by one entry only.
+    fn check_unique(&self, endpoint: &Endpoint, name: &str) -> Result<(), String> {
         match self.find(endpoint) {
             Some(_) => Err(format!("{name}: another entry already names this endpoint")),
             None => Ok(()),

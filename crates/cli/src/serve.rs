@@ -135,12 +135,11 @@ fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Respon
 }
 
 fn bad_request(problem: String) -> Response {
-    (
+    json_response(
         StatusCode::BAD_REQUEST,
-        [(CACHE_CONTROL, "no-store")],
-        Json(json!({ "error": problem })),
+        "no-store",
+        json!({ "error": problem }),
     )
-        .into_response()
 }
 
 async fn verdict(

@@ -76,11 +76,6 @@ impl BaseUrl {
         )
     }
 
-    /// `{base}/v0/verification-keys`.
-    pub fn keys_url(&self) -> String {
-        format!("{}/v0/verification-keys", self.0)
-    }
-
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
         let after_scheme = self.0.find("://").map_or(0, |i| i + 3);
@@ -124,9 +119,10 @@ mod tests {
             );
         }
         let b = BaseUrl::parse("http://127.0.0.1:8402/free/").unwrap();
+        let e = Endpoint::new("base", "p", "r").unwrap();
         assert_eq!(
-            b.keys_url(),
-            "http://127.0.0.1:8402/free/v0/verification-keys"
+            b.verdict_url(&e),
+            "http://127.0.0.1:8402/free/v0/verdict?chain=base&payTo=p&resourceUrl=r"
         );
         assert_eq!(b.origin(), "http://127.0.0.1:8402");
     }
