@@ -5,11 +5,8 @@
 //! Badges on one page asking the same service about the same endpoint (with
 //! the same timeout) share one request while it is in flight.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use gloo_timers::callback::Timeout;
-use js_sys::{Array, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{
@@ -21,23 +18,28 @@ use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES};
 pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
 
 thread_local! {
-    static IN_FLIGHT: RefCell<HashMap<String, Promise>> = RefCell::new(HashMap::new());
+    /// The requests in flight: a JS `Map` from `"{timeout} {url}"` to the
+    /// promise of its [`encode`]d result.
+    static IN_FLIGHT: Map = Map::new();
 }
 
 /// Fetches `url`, sharing a request already in flight for the same URL and timeout.
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
-    let key = format!("{timeout_ms} {url}");
-    let promise = IN_FLIGHT.with(|map| {
-        let mut map = map.borrow_mut();
-        map.entry(key.clone())
-            .or_insert_with(|| {
-                future_to_promise(async move {
+    let key = JsValue::from(format!("{timeout_ms} {url}"));
+    let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
+        Ok(shared) => shared,
+        Err(_) => {
+            let promise = future_to_promise({
+                let key = key.clone();
+                async move {
                     let fetched = fetch_once(&url, &origin, timeout_ms).await;
-                    IN_FLIGHT.with(|map| map.borrow_mut().remove(&key));
+                    IN_FLIGHT.with(|map| map.delete(&key));
                     Ok(encode(&fetched))
-                })
-            })
-            .clone()
+                }
+            });
+            map.set(&key, &promise);
+            promise
+        }
     });
     match JsFuture::from(promise).await {
         Ok(value) => decode(&value),

@@ -90,8 +90,7 @@ pub async fn lookup_verdict(
         Ok(options) => evaluate(&options).await,
         Err(problem) => Evaluation::invalid_input(problem),
     };
-    let text = serde_json::to_string(&result).unwrap_or_default();
-    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&result.to_json()).unwrap_or(JsValue::NULL)
 }
 
 /// Renders a badge into every element under `root` (default: the document)

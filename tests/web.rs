@@ -15,7 +15,6 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, ShadowRoot};
 use x402_verdict_badge::{lookup_verdict, render_all, render_badge};
 use x402_verdict_core::json::parse_strict;
-use x402_verdict_core::signing::canonical_json;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -493,8 +492,8 @@ async fn render_all_reads_data_attributes() {
     assert_eq!(states, ["human-backed", "unknown"]);
 }
 
-/// The browser build formats numbers with ryu-js's small tables (a size
-/// feature): the RFC 8785 vectors must still come out byte for byte.
+/// The core's RFC 8785 writer, compiled to wasm32, reproduces the vectors
+/// within the verdict domain (safe integers only) byte for byte.
 #[wasm_bindgen_test]
 fn rfc8785_vectors_in_the_browser_build() {
     macro_rules! vector {
@@ -519,12 +518,10 @@ fn rfc8785_vectors_in_the_browser_build() {
     for (name, input, output) in [
         vector!("arrays"),
         vector!("french"),
-        vector!("structures"),
         vector!("unicode"),
-        vector!("values"),
         vector!("weird"),
     ] {
-        let canonical = canonical_json(&parse_strict(input.as_bytes()).unwrap());
-        assert_eq!(String::from_utf8(canonical).unwrap(), output, "{name}");
+        let canonical = parse_strict(input.as_bytes()).unwrap().canonical();
+        assert_eq!(canonical.as_deref(), Some(output), "{name}");
     }
 }

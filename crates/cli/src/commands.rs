@@ -4,7 +4,7 @@ use std::io::Read as _;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use serde_json::Value;
+use x402_verdict_core::json::{Object, Value};
 use x402_verdict_core::keys::{encode_base64, parse_public_key};
 use x402_verdict_core::request::check_timeout_ms;
 use x402_verdict_core::{
@@ -70,7 +70,7 @@ pub async fn lookup(args: LookupArgs) -> Result<(), String> {
     let verifier = Verifier::new(Some(args.base_url), keys, args.strict, args.timeout_ms)?;
     let result = verifier.check(endpoint).await;
     if args.json {
-        println!("{}", serde_json::to_string(&result).unwrap_or_default());
+        println!("{}", result.to_json());
     } else {
         println!("{}", result.text_line());
     }
@@ -139,19 +139,16 @@ pub fn sign(args: SignArgs) -> Result<(), String> {
     } else {
         text = std::fs::read(&args.input).map_err(|e| format!("{name}: {e}"))?;
     }
-    let input: Value =
-        serde_json::from_slice(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+    let mut input = Object::parse(&text).map_err(|e| format!("{name}: not a JSON object: {e}"))?;
     // Accept a bare verdict object or a document holding one.
-    let verdict = match input.get("verdict") {
-        Some(inner) => inner.clone(),
+    let mut verdict = match input.remove("verdict") {
+        Some(Value::Object(inner)) => inner,
+        Some(_) => return Err(format!("{name}: the verdict is not a JSON object")),
         None => input,
     };
-    let Value::Object(mut verdict) = verdict else {
-        return Err(format!("{name}: the verdict is not a JSON object"));
-    };
-    if !verdict.contains_key("issuedAt") {
+    if verdict.get("issuedAt").is_none() {
         let now = Timestamp::from_system_time(SystemTime::now());
-        verdict.insert("issuedAt".into(), now.to_rfc3339().into());
+        verdict.insert("issuedAt", Value::String(now.to_rfc3339()));
     }
     let document = sign_verdict(verdict, &keys.current).map_err(|e| format!("{name}: {e}"))?;
     println!("{document}");

@@ -15,7 +15,8 @@ use std::fs;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+use x402_verdict_core::json::{Object, Value as JsonValue};
 use x402_verdict_core::verdict::is_assurance_level;
 use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome};
 
@@ -74,22 +75,24 @@ impl Attestation {
 
     /// The unsigned `verdict` object for a request naming `asked` at `now`
     /// (the request's values are echoed exactly).
-    pub fn verdict(&self, asked: &Endpoint, now: Timestamp) -> Map<String, Value> {
-        let outcome = self.outcome(now);
-        let value = json!({
-            "v": 1,
-            "chain": asked.chain(),
-            "payTo": asked.pay_to(),
-            "resourceUrl": asked.resource_url(),
-            "outcome": outcome,
-            "assuranceLevel": self.assurance_level,
-            "verifiedAt": self.last_rechecked_at.to_rfc3339(),
-            "recheckEveryHours": self.recheck_every_hours,
-            "issuedAt": now.to_rfc3339(),
-            "operator": self.operator,
-            "relatedParty": self.related_party,
-        });
-        value.as_object().cloned().unwrap_or_default()
+    pub fn verdict(&self, asked: &Endpoint, now: Timestamp) -> Object {
+        let text = |s: &str| JsonValue::String(s.to_owned());
+        let mut verdict = Object::new();
+        verdict.insert("v", JsonValue::Integer(1));
+        verdict.insert("chain", text(asked.chain()));
+        verdict.insert("payTo", text(asked.pay_to()));
+        verdict.insert("resourceUrl", text(asked.resource_url()));
+        verdict.insert("outcome", text(self.outcome(now).as_str()));
+        verdict.insert("assuranceLevel", text(&self.assurance_level));
+        verdict.insert("verifiedAt", text(&self.last_rechecked_at.to_rfc3339()));
+        verdict.insert(
+            "recheckEveryHours",
+            JsonValue::Integer(self.recheck_every_hours.into()),
+        );
+        verdict.insert("issuedAt", text(&now.to_rfc3339()));
+        verdict.insert("operator", text(&self.operator));
+        verdict.insert("relatedParty", JsonValue::Bool(self.related_party));
+        verdict
     }
 }
 
@@ -248,6 +251,7 @@ fn check_entry(item: &Value) -> Result<Attestation, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Map};
 
     fn entry() -> Value {
         json!({
@@ -296,8 +300,8 @@ mod tests {
         assert_eq!(a.outcome(t("2027-01-01T00:00:01Z")), WireOutcome::Revoked);
         // The request's spelling is echoed.
         assert_eq!(
-            a.verdict(&asked, t("2026-09-01T12:00:00Z"))["payTo"],
-            json!(asked.pay_to())
+            a.verdict(&asked, t("2026-09-01T12:00:00Z")).get("payTo"),
+            Some(&JsonValue::String(asked.pay_to().to_owned()))
         );
     }
 

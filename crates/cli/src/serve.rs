@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, X_CONTENT_TYPE_OPTIONS};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
+};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -134,6 +136,16 @@ fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Respon
     (status, [(CACHE_CONTROL, cache)], Json(body)).into_response()
 }
 
+/// A JSON body already written as text (a freshly signed document).
+fn json_text_response(cache: &'static str, body: String) -> Response {
+    (
+        StatusCode::OK,
+        [(CACHE_CONTROL, cache), (CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
 fn bad_request(problem: String) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
@@ -165,7 +177,7 @@ async fn verdict(
         }
         Some(Found::Attested(a)) => {
             match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
-                Ok(document) => json_response(StatusCode::OK, VERDICT_CACHE, document),
+                Ok(document) => json_text_response(VERDICT_CACHE, document),
                 Err(e) => {
                     tracing::error!("could not sign a verdict: {e}");
                     json_response(

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use ed25519_dalek::SigningKey;
 use serde_json::json;
-use x402_verdict_core::json::parse_strict;
+use x402_verdict_core::json::{parse_strict, Object};
 use x402_verdict_core::signing::{signed_message, verify_strict};
 use x402_verdict_core::{
     sign_verdict, Endpoint, Lookup, Response, Timestamp, TrustedKeys, VerdictDocument,
@@ -34,8 +34,10 @@ fn main() {
         "assuranceLevel": "G", "verifiedAt": "2026-09-01T08:00:00Z", "recheckEveryHours": 24,
         "issuedAt": "2026-09-01T08:00:05Z", "operator": "Example Co", "relatedParty": false,
     });
-    let document = sign_verdict(verdict.as_object().cloned().unwrap(), &key).unwrap();
-    let body = serde_json::to_vec(&document).unwrap();
+    let verdict = Object::parse(verdict.to_string().as_bytes()).unwrap();
+    let document = sign_verdict(verdict, &key).unwrap();
+    let body = document.clone().into_bytes();
+    let document: serde_json::Value = serde_json::from_str(&document).unwrap();
     let lookup = Lookup {
         endpoint: Endpoint::new(
             "base",
@@ -48,7 +50,7 @@ fn main() {
     };
     let now = Timestamp::parse_rfc3339("2026-09-01T09:00:00Z").unwrap();
     let parsed = VerdictDocument::parse(&body).unwrap();
-    let message = signed_message(&parsed.raw);
+    let message = signed_message(&parsed.raw).unwrap();
     let signature =
         x402_verdict_core::keys::decode_base64(document["signature"].as_str().unwrap()).unwrap();
 

@@ -81,7 +81,8 @@ pub fn same_address(a: &str, b: &str) -> bool {
 }
 
 fn is_evm_address(s: &str) -> bool {
-    s.len() == 42 && s.starts_with("0x") && s[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    s.strip_prefix("0x")
+        .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {

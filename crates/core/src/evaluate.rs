@@ -1,9 +1,8 @@
 //! Evaluation (protocol section 5): from what a fetch got to the structured
 //! result every consumer shows.
 
-use serde::{Serialize, Serializer};
-
 use crate::endpoint::Endpoint;
+use crate::json::{Object, Value};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
@@ -15,8 +14,7 @@ use crate::verdict::{VerdictDocument, WireOutcome};
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
 
 /// The routing signal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
     /// A fresh, positive, not-invalidly-signed verdict.
     HumanBacked,
@@ -38,8 +36,7 @@ impl State {
 }
 
 /// The verdict's outcome, or why no verdict arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// From the verdict.
     HumanBacked,
@@ -82,8 +79,7 @@ impl From<WireOutcome> for Outcome {
 }
 
 /// Whether the last re-check is inside its promised cadence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Freshness {
     /// `now <= verifiedAt + recheckEveryHours`.
     Fresh,
@@ -105,8 +101,7 @@ impl Freshness {
 }
 
 /// Why a result is what it is: a stable code for logs, tooltips and tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// No base URL is configured.
     NoBaseUrl,
@@ -169,16 +164,9 @@ impl Reason {
     }
 }
 
-impl Serialize for Timestamp {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_rfc3339())
-    }
-}
-
 /// The structured result of one lookup (the MCP `structuredContent`, the JS
 /// `lookupVerdict` result).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
     /// The routing signal.
     pub state: State,
@@ -189,19 +177,14 @@ pub struct Evaluation {
     /// What the signature check found.
     pub signature: SignatureStatus,
     /// The grade, when the verdict carries one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub assurance_level: Option<String>,
     /// The last re-check, when the verdict carries one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub verified_at: Option<Timestamp>,
     /// The cadence promise, when the verdict carries one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub recheck_every_hours: Option<u32>,
     /// Why the result is what it is; absent on a clean human-backed result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
     /// A one-line explanation for logs (never a value copied from the service).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
 
@@ -229,6 +212,33 @@ impl Evaluation {
     /// The result when no service is configured.
     pub fn no_service() -> Self {
         Self::without_verdict(Outcome::NoService, Reason::NoBaseUrl, None)
+    }
+
+    /// The result as one JSON object, the shape [`EVALUATION_SCHEMA`]
+    /// describes (absent fields are left out), in its canonical form.
+    pub fn to_json(&self) -> String {
+        let mut o = Object::new();
+        o.insert("state", self.state.as_str().into());
+        o.insert("outcome", self.outcome.as_str().into());
+        o.insert("freshness", self.freshness.as_str().into());
+        o.insert("signature", self.signature.as_str().into());
+        if let Some(level) = &self.assurance_level {
+            o.insert("assuranceLevel", level.as_str().into());
+        }
+        if let Some(at) = self.verified_at {
+            o.insert("verifiedAt", Value::String(at.to_rfc3339()));
+        }
+        if let Some(hours) = self.recheck_every_hours {
+            o.insert("recheckEveryHours", Value::Integer(hours.into()));
+        }
+        if let Some(reason) = self.reason {
+            o.insert("reason", reason.as_str().into());
+        }
+        if let Some(detail) = &self.detail {
+            o.insert("detail", detail.as_str().into());
+        }
+        // Every integer here is a u32, so the canonical form always exists.
+        Value::Object(o).canonical().unwrap_or_default()
     }
 
     /// Whether a verdict arrived and was evaluated.

@@ -1,125 +1,488 @@
-//! Strict JSON parsing: duplicate member names and deep nesting are errors.
+//! Strict JSON for a signed protocol: a parser that refuses what two readers
+//! could read differently, and the RFC 8785 (JCS) canonical writer.
 //!
-//! `serde_json` keeps the last of two equal member names; a signed protocol
-//! must not, because two readers could then see two different documents.
+//! The parser rejects duplicate member names anywhere (a lenient parser keeps
+//! one of them, so a signer and a verifier could see two documents), nesting
+//! deeper than [`MAX_DEPTH`], invalid UTF-8, lone surrogates in `\u`
+//! escapes, raw control characters in strings, and anything after the value.
+//!
+//! Numbers: every number in a verdict is an integer of magnitude at most
+//! 2^53 - 1 (protocol section 4). Such a literal (`-?(0|[1-9][0-9]*)`, not
+//! `-0`) parses to [`Value::Integer`], whose RFC 8785 form is its decimal
+//! digits. Any other valid number parses to [`Value::OtherNumber`]: the
+//! document is still JSON, but a value holding one has no canonical form
+//! here, and the verdict rules refuse it.
+//!
+//! Objects keep their members sorted by the UTF-16 code units of their names,
+//! the order RFC 8785 writes them in.
 
-use std::fmt;
-
-use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use std::cmp::Ordering;
+use std::fmt::Write as _;
 
 /// The deepest nesting of arrays and objects a document may have.
 pub const MAX_DEPTH: usize = 16;
 
-/// Parses `bytes` as one JSON value, rejecting duplicate member names anywhere
-/// and nesting deeper than [`MAX_DEPTH`].
+/// The largest integer magnitude a [`Value::Integer`] holds: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// A parsed JSON value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer literal of magnitude at most 2^53 - 1.
+    Integer(i64),
+    /// Any other number: a fraction, an exponent, `-0`, or a larger integer.
+    OtherNumber,
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object.
+    Object(Object),
+}
+
+/// A JSON object: unique member names, sorted by their UTF-16 code units.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Object(Vec<(String, Value)>);
+
+/// The order of RFC 8785: names compared as arrays of UTF-16 code units.
+fn utf16_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Self {
+        Object::default()
+    }
+
+    /// Builds an object from members in any order; `None` if a name repeats.
+    fn from_members(mut members: Vec<(String, Value)>) -> Option<Self> {
+        members.sort_unstable_by(|a, b| utf16_order(&a.0, &b.0));
+        if members.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+            return None;
+        }
+        Some(Object(members))
+    }
+
+    /// Parses `bytes` as a JSON object under the rules of [`parse_strict`].
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, or that the value is not an object.
+    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
+        match parse_strict(bytes)? {
+            Value::Object(object) => Ok(object),
+            _ => Err("expected a JSON object".into()),
+        }
+    }
+
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(member, _)| utf16_order(member, name))
+    }
+
+    /// The value of member `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.position(name).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Sets member `name`, replacing any value it had.
+    pub fn insert(&mut self, name: &str, value: Value) {
+        match self.position(name) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (name.to_owned(), value)),
+        }
+    }
+
+    /// Removes member `name` and returns its value.
+    pub fn remove(&mut self, name: &str) -> Option<Value> {
+        self.position(name).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// The member values, in name order.
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.0.iter().map(|(_, value)| value)
+    }
+}
+
+impl Value {
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Member `name`, if this is an object that has it.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        match self {
+            Value::Object(object) => object.get(name),
+            _ => None,
+        }
+    }
+
+    /// The RFC 8785 canonical form; `None` if the value holds a
+    /// [`Value::OtherNumber`].
+    pub fn canonical(&self) -> Option<String> {
+        let mut out = String::new();
+        self.write_canonical(&mut out).then_some(out)
+    }
+
+    fn write_canonical(&self, out: &mut String) -> bool {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Integer(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Value::OtherNumber => return false,
+            Value::String(text) => write_string(out, text),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if !item.write_canonical(out) {
+                        return false;
+                    }
+                }
+                out.push(']');
+            }
+            Value::Object(object) => {
+                out.push('{');
+                for (i, (name, value)) in object.0.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_string(out, name);
+                    out.push(':');
+                    if !value.write_canonical(out) {
+                        return false;
+                    }
+                }
+                out.push('}');
+            }
+        }
+        true
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Self {
+        Value::String(text.to_owned())
+    }
+}
+
+impl From<Object> for Value {
+    fn from(object: Object) -> Self {
+        Value::Object(object)
+    }
+}
+
+/// A string as RFC 8785 writes it: only `"`, `\` and control characters are
+/// escaped, with the short escapes where JSON has them and `\u00xx` otherwise.
+fn write_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c < ' ' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Parses `bytes` as one JSON value under the rules of this module.
 ///
 /// # Errors
 ///
-/// A one-line description of the first problem found (syntax, a duplicate
-/// member name, nesting too deep, trailing characters).
+/// A one-line description of the first problem and its byte offset.
 pub fn parse_strict(bytes: &[u8]) -> Result<Value, String> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = Strict { depth: 0 }
-        .deserialize(&mut de)
-        .map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))?;
+    let mut parser = Parser { text, pos: 0 };
+    let value = parser.value(0)?;
+    parser.skip_whitespace();
+    if parser.pos < text.len() {
+        return Err(parser.error("trailing characters"));
+    }
     Ok(value)
 }
 
-/// A seed that builds a [`Value`] one nesting level down.
-#[derive(Clone, Copy)]
-struct Strict {
-    depth: usize,
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
 }
 
-impl Strict {
-    fn nested<E: serde::de::Error>(self) -> Result<Self, E> {
-        if self.depth >= MAX_DEPTH {
-            return Err(E::custom(format_args!(
-                "nesting deeper than {MAX_DEPTH} levels"
-            )));
+impl Parser<'_> {
+    fn error(&self, problem: &str) -> String {
+        format!("{problem} at byte {}", self.pos)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        let found = self.peek() == Some(byte);
+        self.pos += usize::from(found);
+        found
+    }
+
+    fn expect(&mut self, byte: u8, problem: &str) -> Result<(), String> {
+        self.skip_whitespace();
+        if self.eat(byte) {
+            Ok(())
+        } else {
+            Err(self.error(problem))
         }
-        Ok(Strict {
-            depth: self.depth + 1,
-        })
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Strict {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Strict {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn skip_whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn value(&mut self, depth: usize) -> Result<Value, String> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(_) => Err(self.error("expected a JSON value")),
+            None => Err(self.error("unexpected end of input")),
+        }
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, String> {
+        let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+        if rest.starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    /// Steps into an array or object, refusing to go deeper than [`MAX_DEPTH`].
+    fn enter(&mut self, depth: usize) -> Result<usize, String> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error(&format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        Ok(depth + 1)
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let inner = self.nested()?;
+    fn array(&mut self, depth: usize) -> Result<Value, String> {
+        let depth = self.enter(depth)?;
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(inner)? {
-            items.push(item);
+        if !self.eat(b']') {
+            loop {
+                items.push(self.value(depth)?);
+                self.skip_whitespace();
+                if self.eat(b']') {
+                    break;
+                }
+                self.expect(b',', "expected ',' or ']'")?;
+            }
         }
         Ok(Value::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let inner = self.nested()?;
-        let mut object = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if object.contains_key(&key) {
-                return Err(A::Error::custom("duplicate member name"));
+    fn object(&mut self, depth: usize) -> Result<Value, String> {
+        let depth = self.enter(depth)?;
+        let mut members = Vec::new();
+        if !self.eat(b'}') {
+            loop {
+                self.skip_whitespace();
+                if self.peek() != Some(b'"') {
+                    return Err(self.error("expected a member name"));
+                }
+                let name = self.string()?;
+                self.expect(b':', "expected ':'")?;
+                members.push((name, self.value(depth)?));
+                self.skip_whitespace();
+                if self.eat(b'}') {
+                    break;
+                }
+                self.expect(b',', "expected ',' or '}'")?;
             }
-            let value = map.next_value_seed(inner)?;
-            object.insert(key, value);
         }
-        Ok(Value::Object(object))
+        Object::from_members(members)
+            .map(Value::Object)
+            .ok_or_else(|| self.error("duplicate member name in the object ending"))
     }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let start = self.pos;
+            while matches!(self.peek(), Some(b) if b != b'"' && b != b'\\' && b >= 0x20) {
+                self.pos += 1;
+            }
+            // The scan stops only at ASCII bytes, so both ends are char boundaries.
+            out.push_str(self.text.get(start..self.pos).unwrap_or_default());
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    out.push(self.escape()?);
+                }
+                Some(_) => return Err(self.error("control character in a string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    fn escape(&mut self) -> Result<char, String> {
+        let byte = self.peek();
+        self.pos += 1;
+        Ok(match byte {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let first = self.hex4()?;
+                let code = match first {
+                    0xD800..=0xDBFF if self.eat(b'\\') && self.eat(b'u') => {
+                        let second = self.hex4()?;
+                        if !(0xDC00..=0xDFFF).contains(&second) {
+                            return Err(self.error("lone surrogate in a \\u escape"));
+                        }
+                        0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+                    }
+                    code => code,
+                };
+                char::from_u32(code).ok_or_else(|| self.error("lone surrogate in a \\u escape"))?
+            }
+            _ => return Err(self.error("invalid escape")),
+        })
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let mut code = 0;
+        for _ in 0..4 {
+            let digit = self.peek().and_then(|b| char::from(b).to_digit(16));
+            code = code * 16 + digit.ok_or_else(|| self.error("invalid \\u escape"))?;
+            self.pos += 1;
+        }
+        Ok(code)
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn number(&mut self) -> Result<Value, String> {
+        let negative = self.eat(b'-');
+        let start = self.pos;
+        let count = match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                1
+            }
+            _ => self.digits(),
+        };
+        if count == 0 {
+            return Err(self.error("expected a digit"));
+        }
+        let end = self.pos;
+        let mut integer = true;
+        if self.eat(b'.') {
+            integer = false;
+            if self.digits() == 0 {
+                return Err(self.error("expected a digit"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            integer = false;
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.error("expected a digit"));
+            }
+        }
+        // 16 digits cannot overflow an i64; more are beyond 2^53 anyway.
+        let magnitude = (integer && count <= 16).then(|| {
+            self.text.as_bytes()[start..end]
+                .iter()
+                .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'))
+        });
+        Ok(match magnitude {
+            Some(m) if m <= MAX_SAFE_INTEGER && !(negative && m == 0) => {
+                Value::Integer(if negative { -m } else { m })
+            }
+            _ => Value::OtherNumber,
+        })
+    }
+}
+
+/// A `serde_json` value (the tests' `json!`) as a [`Value`].
+#[cfg(test)]
+pub(crate) fn from_serde(value: &serde_json::Value) -> Value {
+    parse_strict(value.to_string().as_bytes()).expect("serde_json writes valid JSON")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn canonical(text: &str) -> String {
+        parse_strict(text.as_bytes()).unwrap().canonical().unwrap()
+    }
+
     #[test]
     fn accepts_plain_documents() {
-        let v = parse_strict(br#"{"a":[1,{"b":null}],"c":"d"}"#).unwrap();
-        assert_eq!(v["a"][1]["b"], Value::Null);
+        let v = parse_strict(br#" {"a":[1,{"b":null}],"c":"d"} "#).unwrap();
+        assert_eq!(
+            v.get("a").unwrap().as_array().unwrap()[1].get("b"),
+            Some(&Value::Null)
+        );
+        assert_eq!(v.get("c").and_then(Value::as_str), Some("d"));
     }
 
     #[test]
@@ -127,7 +490,11 @@ mod tests {
         assert!(parse_strict(br#"{"a":1,"a":2}"#)
             .unwrap_err()
             .contains("duplicate"));
-        assert!(parse_strict(br#"{"x":[{"a":1,"a":1}]}"#)
+        assert!(parse_strict(br#"{"x":[{"a":1,"b":0,"a":1}]}"#)
+            .unwrap_err()
+            .contains("duplicate"));
+        // Escapes are decoded before names are compared.
+        assert!(parse_strict(br#"{"a":1,"\u0061":2}"#)
             .unwrap_err()
             .contains("duplicate"));
     }
@@ -136,16 +503,113 @@ mod tests {
     fn caps_depth_without_recursing_further() {
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse_strict(ok.as_bytes()).is_ok());
-        let deep = "[".repeat(100_000);
+        let over = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(parse_strict(over.as_bytes())
+            .unwrap_err()
+            .contains("nesting"));
+        let deep = "{\"a\":".repeat(100_000);
         assert!(parse_strict(deep.as_bytes())
             .unwrap_err()
             .contains("nesting"));
     }
 
     #[test]
-    fn rejects_trailing_data_and_garbage() {
-        assert!(parse_strict(b"{} {}").is_err());
-        assert!(parse_strict(b"\xff\xfe").is_err());
-        assert!(parse_strict(b"").is_err());
+    fn rejects_what_json_does_not_allow() {
+        for bad in [
+            &b""[..],
+            b" ",
+            b"{} {}",
+            b"\xff\xfe",
+            b"\xef\xbb\xbf{}",
+            b"{,}",
+            b"[1,]",
+            b"{\"a\":1,}",
+            b"{\"a\" 1}",
+            b"{a:1}",
+            b"'a'",
+            b"01",
+            b"-",
+            b"1.",
+            b".5",
+            b"1e",
+            b"+1",
+            b"tru",
+            b"nul",
+            b"NaN",
+            b"\"a",
+            b"\"\x01\"",
+            b"\"\\x\"",
+            b"\"\\u12\"",
+            b"\"\\ud800\"",
+            b"\"\\udc00\"",
+            b"\"\\ud800\\u0041\"",
+            b"[1 2]",
+            b"{\"a\":1 \"b\":2}",
+        ] {
+            assert!(
+                parse_strict(bad).is_err(),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_split_into_safe_integers_and_others() {
+        let parse = |text: &str| parse_strict(text.as_bytes()).unwrap();
+        assert_eq!(parse("0"), Value::Integer(0));
+        assert_eq!(parse("-17"), Value::Integer(-17));
+        assert_eq!(parse("9007199254740991"), Value::Integer(MAX_SAFE_INTEGER));
+        assert_eq!(
+            parse("-9007199254740991"),
+            Value::Integer(-MAX_SAFE_INTEGER)
+        );
+        for other in [
+            "9007199254740992",
+            "12345678901234567890123",
+            "-0",
+            "1.0",
+            "1e2",
+            "2E-3",
+            "-0.5",
+        ] {
+            assert_eq!(parse(other), Value::OtherNumber, "{other}");
+        }
+        assert_eq!(parse("[1.5]").canonical(), None);
+    }
+
+    #[test]
+    fn strings_decode_every_escape() {
+        let v = parse_strict(r#""\"\\\/\b\f\n\r\t\u00e9\ud83d\ude02é""#.as_bytes()).unwrap();
+        assert_eq!(v.as_str(), Some("\"\\/\u{8}\u{c}\n\r\t\u{e9}\u{1F602}é"));
+    }
+
+    #[test]
+    fn canonical_form_sorts_by_utf16_and_escapes_minimally() {
+        // U+FB33 sorts after U+1F602 in UTF-16 (a surrogate pair starts 0xD83D)
+        // though not in UTF-8 or by code point.
+        assert_eq!(
+            canonical(r#"{"דּ":1,"😂":2,"b":[true,false,null],"a":{}}"#),
+            r#"{"a":{},"b":[true,false,null],"😂":2,"דּ":1}"#
+        );
+        assert_eq!(
+            canonical(r#""\u0001\u001f\u007f\u2028</script>""#),
+            "\"\\u0001\\u001f\u{7f}\u{2028}</script>\""
+        );
+    }
+
+    #[test]
+    fn objects_stay_sorted_when_edited() {
+        let mut o = Object::new();
+        o.insert("b", Value::Integer(1));
+        o.insert("a", "x".into());
+        o.insert("b", Value::Integer(2));
+        assert_eq!(
+            Value::from(o.clone()).canonical().unwrap(),
+            r#"{"a":"x","b":2}"#
+        );
+        assert_eq!(o.remove("a"), Some("x".into()));
+        assert_eq!(o.get("a"), None);
+        assert_eq!(o.values().count(), 1);
     }
 }

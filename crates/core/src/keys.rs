@@ -6,7 +6,8 @@ use std::fmt;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use ed25519_dalek::VerifyingKey;
-use serde_json::Value;
+
+use crate::json::Value;
 use sha2::{Digest, Sha256};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
@@ -146,7 +147,7 @@ impl TrustedKeys {
     /// Which entry is wrong and how, or that no usable key is present.
     pub fn from_json(value: &Value) -> Result<Self, String> {
         match value {
-            Value::String(text) => Self::from_strings(&[text]),
+            Value::String(text) => Self::from_strings(&[text.as_str()]),
             Value::Array(items) => {
                 let texts: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
                 Self::from_strings(&texts.ok_or("every key in the list must be a base64 string")?)
@@ -193,6 +194,10 @@ mod tests {
     use ed25519_dalek::SigningKey;
     use serde_json::json;
 
+    fn from_json(v: serde_json::Value) -> Result<TrustedKeys, String> {
+        TrustedKeys::from_json(&crate::json::from_serde(&v))
+    }
+
     fn key(seed: u8) -> VerifyingKey {
         SigningKey::from_bytes(&[seed; 32]).verifying_key()
     }
@@ -218,8 +223,8 @@ mod tests {
                 assert_eq!(held, seeds.contains(&seed), "key {seed}");
             }
         };
-        holds(&TrustedKeys::from_json(&json!(a)).unwrap(), &[1]);
-        holds(&TrustedKeys::from_json(&json!([a, b])).unwrap(), &[1, 2]);
+        holds(&from_json(json!(a)).unwrap(), &[1]);
+        holds(&from_json(json!([a, b])).unwrap(), &[1, 2]);
         holds(
             &TrustedKeys::from_comma_list(&format!("{a}, {b}")).unwrap(),
             &[1, 2],
@@ -228,7 +233,7 @@ mod tests {
             {"keyId": "0000000000000000", "algorithm": "Ed25519", "publicKey": a, "status": "current"},
             {"algorithm": "RSA", "publicKey": "whatever"},
         ]});
-        let trusted = TrustedKeys::from_json(&doc).unwrap();
+        let trusted = from_json(doc).unwrap();
         // The wrong listed keyId is ignored; the key is held under its real id.
         assert!(trusted.get(&KeyId::of(&key(1))).is_some());
         assert!(trusted
@@ -245,11 +250,11 @@ mod tests {
     #[test]
     fn bad_keys_are_named() {
         assert_eq!(
-            TrustedKeys::from_json(&json!("nope!")).unwrap_err(),
+            from_json(json!("nope!")).unwrap_err(),
             "the public key is not base64"
         );
         assert_eq!(
-            TrustedKeys::from_json(&json!(encode_base64(&[1u8; 31]))).unwrap_err(),
+            from_json(json!(encode_base64(&[1u8; 31]))).unwrap_err(),
             "the public key is not 32 bytes (a raw Ed25519 public key)"
         );
         let a = encode_base64(key(1).as_bytes());
@@ -264,8 +269,8 @@ mod tests {
             parse_public_key(&encode_base64(&identity)).unwrap_err(),
             "is a small-order (weak) key"
         );
-        assert!(TrustedKeys::from_json(&json!(42)).is_err());
-        assert!(TrustedKeys::from_json(&json!({"keys": []})).is_err());
-        assert!(TrustedKeys::from_json(&json!([1])).is_err());
+        assert!(from_json(json!(42)).is_err());
+        assert!(from_json(json!({"keys": []})).is_err());
+        assert!(from_json(json!([1])).is_err());
     }
 }

@@ -1,10 +1,9 @@
 //! Lookup options given as one JSON object (the badge's `options`), checked
 //! as a whole: an invalid option never leads to a fetch with half-valid input.
 
-use serde_json::Value;
-
 use crate::endpoint::Endpoint;
 use crate::evaluate::Lookup;
+use crate::json::Value;
 use crate::keys::TrustedKeys;
 use crate::request::{check_timeout_ms, BaseUrl, DEFAULT_TIMEOUT_MS};
 
@@ -32,7 +31,7 @@ impl LookupOptions {
             return Err("options must be an object".into());
         };
         let mut problems: Vec<String> = Vec::new();
-        let present = |name: &str| o.get(name).filter(|v| !v.is_null());
+        let present = |name: &str| o.get(name).filter(|v| **v != Value::Null);
 
         let base_url = present("baseUrl").and_then(|v| match v.as_str().map(BaseUrl::parse) {
             Some(Ok(url)) => Some(url),
@@ -76,16 +75,17 @@ impl LookupOptions {
 
         let timeout_ms = match present("timeoutMs") {
             None => DEFAULT_TIMEOUT_MS,
-            Some(v) => v
-                .as_u64()
-                .ok_or("")
-                .and_then(check_timeout_ms)
-                .unwrap_or_else(|_| {
-                    problems.push(
-                        "timeoutMs must be a whole number of milliseconds from 1 to 60000".into(),
-                    );
-                    DEFAULT_TIMEOUT_MS
-                }),
+            Some(v) => match v {
+                Value::Integer(ms) => u64::try_from(*ms).map_err(|_| ""),
+                _ => Err(""),
+            }
+            .and_then(check_timeout_ms)
+            .unwrap_or_else(|_| {
+                problems.push(
+                    "timeoutMs must be a whole number of milliseconds from 1 to 60000".into(),
+                );
+                DEFAULT_TIMEOUT_MS
+            }),
         };
 
         let strict = match present("strict") {
@@ -117,9 +117,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    impl LookupOptions {
+        fn from_json_test(v: serde_json::Value) -> Result<Self, String> {
+            Self::from_json(&crate::json::from_serde(&v))
+        }
+    }
+
     #[test]
     fn defaults_apply() {
-        let o = LookupOptions::from_json(&json!({"baseUrl": "https://v.example/", "chain": "base", "payTo": "0x1", "resourceUrl": "https://r"})).unwrap();
+        let o = LookupOptions::from_json_test(json!({"baseUrl": "https://v.example/", "chain": "base", "payTo": "0x1", "resourceUrl": "https://r"})).unwrap();
         assert_eq!(o.timeout_ms, 3000);
         assert!(!o.lookup.strict);
         assert!(o.lookup.keys.is_empty());
@@ -128,34 +134,35 @@ mod tests {
 
     #[test]
     fn absent_base_url_is_no_service_not_an_error() {
-        let o =
-            LookupOptions::from_json(&json!({"chain": "base", "payTo": "0x1", "resourceUrl": "r"}))
-                .unwrap();
+        let o = LookupOptions::from_json_test(
+            json!({"chain": "base", "payTo": "0x1", "resourceUrl": "r"}),
+        )
+        .unwrap();
         assert!(o.base_url.is_none());
     }
 
     #[test]
     fn names_every_bad_option() {
-        let e = LookupOptions::from_json(&json!({"baseUrl": "ftp://x", "chain": 5, "resourceUrl": "r", "timeoutMs": -1, "strict": "yes", "publicKey": "zz"})).unwrap_err();
+        let e = LookupOptions::from_json_test(json!({"baseUrl": "ftp://x", "chain": 5, "resourceUrl": "r", "timeoutMs": -1, "strict": "yes", "publicKey": "zz"})).unwrap_err();
         assert_eq!(
             e,
             "baseUrl is not an absolute http:// or https:// URL; chain must be a string; payTo is missing; publicKey: the public key is not base64; timeoutMs must be a whole number of milliseconds from 1 to 60000; strict must be true or false"
         );
         assert_eq!(
-            LookupOptions::from_json(&json!(null)).unwrap_err(),
+            LookupOptions::from_json_test(json!(null)).unwrap_err(),
             "options must be an object"
         );
         assert_eq!(
-            LookupOptions::from_json(&json!([1])).unwrap_err(),
+            LookupOptions::from_json_test(json!([1])).unwrap_err(),
             "options must be an object"
         );
         assert_eq!(
-            LookupOptions::from_json(&json!({"chain": "", "payTo": "p", "resourceUrl": "r"}))
+            LookupOptions::from_json_test(json!({"chain": "", "payTo": "p", "resourceUrl": "r"}))
                 .unwrap_err(),
             "chain is empty"
         );
-        assert!(LookupOptions::from_json(
-            &json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": 1.5})
+        assert!(LookupOptions::from_json_test(
+            json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": 1.5})
         )
         .is_err());
     }

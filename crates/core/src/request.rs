@@ -78,11 +78,14 @@ impl BaseUrl {
 
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
-        let after_scheme = self.0.find("://").map_or(0, |i| i + 3);
-        let end = self.0[after_scheme..]
-            .find('/')
-            .map_or(self.0.len(), |i| after_scheme + i);
-        &self.0[..end]
+        // A checked base URL has a scheme; its path, if any, starts at the next '/'.
+        let Some((scheme, rest)) = self.0.split_once("://") else {
+            return &self.0;
+        };
+        let host = rest.split('/').next().unwrap_or_default();
+        self.0
+            .get(..scheme.len() + 3 + host.len())
+            .unwrap_or(&self.0)
     }
 }
 

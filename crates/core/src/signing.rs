@@ -1,9 +1,8 @@
 //! The signed message and strict Ed25519 over it (protocol section 4).
 
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
-use serde::Serialize;
-use serde_json::{Map, Value};
 
+use crate::json::{Object, Value};
 use crate::keys::{decode_base64, encode_base64, KeyId, TrustedKeys};
 use crate::verdict::{Malformed, SignatureField, Verdict, VerdictDocument};
 
@@ -11,8 +10,7 @@ use crate::verdict::{Malformed, SignatureField, Verdict, VerdictDocument};
 pub const SIGNATURE_DOMAIN: &[u8] = b"x402-verdict/v1\n";
 
 /// What the strict signature check found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SignatureStatus {
     /// The signature verifies under a configured key.
     Valid,
@@ -36,17 +34,14 @@ impl SignatureStatus {
     }
 }
 
-/// `"x402-verdict/v1\n"` followed by the RFC 8785 canonical form of `verdict`.
-pub fn signed_message(verdict: &Map<String, Value>) -> Vec<u8> {
+/// `"x402-verdict/v1\n"` followed by the RFC 8785 canonical form of
+/// `verdict`; `None` if it holds a number that is not a safe integer (a
+/// validated [`Verdict`] never does).
+pub fn signed_message(verdict: &Object) -> Option<Vec<u8>> {
+    let canonical = Value::Object(verdict.clone()).canonical()?;
     let mut message = SIGNATURE_DOMAIN.to_vec();
-    message.extend_from_slice(&canonical_json(verdict));
-    message
-}
-
-/// The RFC 8785 canonical form of a JSON value.
-pub fn canonical_json<T: Serialize>(value: &T) -> Vec<u8> {
-    // JSON values always canonicalize: their numbers are finite by construction.
-    serde_json_canonicalizer::to_vec(value).unwrap_or_default()
+    message.extend_from_slice(canonical.as_bytes());
+    Some(message)
 }
 
 /// Checks a document's signature with strict Ed25519 under the configured key
@@ -63,7 +58,8 @@ pub fn check_signature(document: &VerdictDocument, keys: &TrustedKeys) -> Signat
         SignatureField::NotText => return SignatureStatus::Invalid,
         SignatureField::Text(text) => decode_base64(text).unwrap_or_default(),
     };
-    if verify_strict(key, &signed_message(&document.raw), &bytes) {
+    let message = signed_message(&document.raw).unwrap_or_default();
+    if verify_strict(key, &message, &bytes) {
         SignatureStatus::Valid
     } else {
         SignatureStatus::Invalid
@@ -77,20 +73,25 @@ pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bo
 }
 
 /// Signs a `verdict` object: sets its `keyId` to the key's, checks it against
-/// the protocol's rules, and returns the document `{"verdict", "signature"}`.
+/// the protocol's rules, and returns the document `{"signature", "verdict"}`
+/// as JSON text (in its canonical form).
 ///
 /// # Errors
 ///
 /// The rule the verdict breaks; nothing is signed then.
-pub fn sign_verdict(mut verdict: Map<String, Value>, key: &SigningKey) -> Result<Value, Malformed> {
+pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Malformed> {
     let key_id = KeyId::of(&key.verifying_key());
-    verdict.insert("keyId".into(), Value::String(key_id.to_string()));
+    verdict.insert("keyId", Value::String(key_id.to_string()));
     Verdict::from_object(&verdict)?;
-    let signature = key.sign(&signed_message(&verdict));
-    Ok(serde_json::json!({
-        "verdict": verdict,
-        "signature": encode_base64(&signature.to_bytes()),
-    }))
+    // A valid verdict holds only safe integers, so it always has a canonical form.
+    let message = signed_message(&verdict).unwrap_or_default();
+    let mut document = Object::new();
+    document.insert(
+        "signature",
+        Value::String(encode_base64(&key.sign(&message).to_bytes())),
+    );
+    document.insert("verdict", Value::Object(verdict));
+    Ok(Value::Object(document).canonical().unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -98,37 +99,41 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn verdict() -> Map<String, Value> {
-        json!({
+    fn verdict() -> Object {
+        let v = json!({
             "v": 1, "chain": "base", "payTo": "0xabc", "resourceUrl": "https://a.example/x",
             "outcome": "human_backed", "assuranceLevel": "G", "verifiedAt": "2026-09-01T08:00:00Z",
             "recheckEveryHours": 24, "issuedAt": "2026-09-01T08:00:05Z", "unknown": "kept"
-        })
-        .as_object()
-        .unwrap()
-        .clone()
+        });
+        Object::parse(v.to_string().as_bytes()).unwrap()
     }
 
-    fn parse(doc: &Value) -> VerdictDocument {
+    fn signed(verdict: Object, key: &SigningKey) -> serde_json::Value {
+        serde_json::from_str(&sign_verdict(verdict, key).unwrap()).unwrap()
+    }
+
+    fn parse(doc: &serde_json::Value) -> VerdictDocument {
         VerdictDocument::parse(&serde_json::to_vec(doc).unwrap()).unwrap()
     }
 
     #[test]
     fn message_is_prefix_plus_canonical_json() {
-        let mut m = Map::new();
-        m.insert("b".into(), json!(1));
-        m.insert("a".into(), json!("é"));
+        let mut m = Object::new();
+        m.insert("b", Value::Integer(1));
+        m.insert("a", "é".into());
         assert_eq!(
-            signed_message(&m),
+            signed_message(&m).unwrap(),
             "x402-verdict/v1\n{\"a\":\"é\",\"b\":1}".as_bytes()
         );
+        m.insert("c", Value::OtherNumber);
+        assert_eq!(signed_message(&m), None);
     }
 
     #[test]
     fn sign_then_check_under_each_configuration() {
         let key = SigningKey::from_bytes(&[7; 32]);
         let other = SigningKey::from_bytes(&[8; 32]);
-        let doc = parse(&sign_verdict(verdict(), &key).unwrap());
+        let doc = parse(&signed(verdict(), &key));
         let mine = TrustedKeys::from_keys([key.verifying_key()]);
         assert_eq!(check_signature(&doc, &mine), SignatureStatus::Valid);
         assert_eq!(
@@ -149,7 +154,7 @@ mod tests {
     fn any_change_to_signed_content_invalidates() {
         let key = SigningKey::from_bytes(&[7; 32]);
         let trusted = TrustedKeys::from_keys([key.verifying_key()]);
-        let signed = sign_verdict(verdict(), &key).unwrap();
+        let signed = signed(verdict(), &key);
         for (field, value) in [
             ("assuranceLevel", json!("A")),
             ("unknown", json!("changed")),

@@ -1,11 +1,52 @@
 //! Points in time as Unix seconds, and their RFC 3339 UTC text form.
 //!
-//! The core never reads a clock: callers pass `now` in.
+//! The core never reads a clock: callers pass `now` in. Dates convert with
+//! the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil` and
+//! `civil_from_days`), in integer arithmetic only.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// 9999-12-31T23:59:59Z, the last time RFC 3339 can write.
-const LAST_SECOND_OF_9999: u64 = 253_402_300_799;
+const LAST_SECOND_OF_9999: i64 = 253_402_300_799;
+
+/// Days from 1970-01-01 to the given date (valid dates only).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The date (year, month, day) `days` after 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
 
 /// A point in time, in whole seconds since the Unix epoch (UTC).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -22,26 +63,69 @@ impl Timestamp {
         self.0
     }
 
-    /// Parses an RFC 3339 time in UTC (`2026-09-01T08:00:00Z`, optionally with
-    /// fractional seconds, which are dropped). Offsets other than `Z` and
-    /// times before 1970 are rejected.
+    /// Parses an RFC 3339 time in UTC: `YYYY-MM-DDTHH:MM:SSZ`, optionally
+    /// with 1 to 9 digits of fractional seconds (dropped). Another offset, a
+    /// date that does not exist, or a year outside 1970 to 9999 is rejected;
+    /// a leap second (`:60`) counts as `:59`.
     pub fn parse_rfc3339(text: &str) -> Option<Self> {
-        let time = humantime::parse_rfc3339(text).ok()?;
-        let seconds = time.duration_since(UNIX_EPOCH).ok()?.as_secs();
-        i64::try_from(seconds).ok().map(Timestamp)
+        let b = text.as_bytes();
+        let (main, rest) = (b.get(..19)?, &b[19..]);
+        let fraction = match rest {
+            [b'.', digits @ .., b'Z'] if (1..=9).contains(&digits.len()) => digits,
+            [b'Z'] => &[],
+            _ => return None,
+        };
+        let number = |range: std::ops::Range<usize>| -> Option<i64> {
+            main[range].iter().try_fold(0, |n, &d| {
+                d.is_ascii_digit().then(|| n * 10 + i64::from(d - b'0'))
+            })
+        };
+        let separators = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
+        if separators.iter().any(|&(i, c)| main[i] != c) || !fraction.iter().all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+        let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
+        if year < 1970
+            || !(1..=12).contains(&month)
+            || !(1..=days_in_month(year, month)).contains(&day)
+            || hour > 23
+            || minute > 59
+            || second > 60
+        {
+            return None;
+        }
+        let days = days_from_civil(year, month, day);
+        Some(Timestamp(
+            days * 86_400 + hour * 3600 + minute * 60 + second.min(59),
+        ))
     }
 
     /// The RFC 3339 UTC form with whole seconds, for example `2026-09-01T08:00:00Z`.
     /// Times outside 1970 to 9999 are clamped to that range.
     pub fn to_rfc3339(self) -> String {
-        let seconds = u64::try_from(self.0).unwrap_or(0).min(LAST_SECOND_OF_9999);
-        humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(seconds)).to_string()
+        let [year, month, day, hour, minute, second] = self.fields();
+        let mut text = String::with_capacity(20);
+        let _ = write!(
+            text,
+            "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z"
+        );
+        text
+    }
+
+    /// Year, month, day, hour, minute and second, clamped to 1970 to 9999.
+    fn fields(self) -> [i64; 6] {
+        let seconds = self.0.clamp(0, LAST_SECOND_OF_9999);
+        let (year, month, day) = civil_from_days(seconds / 86_400);
+        let time = seconds % 86_400;
+        [year, month, day, time / 3600, time / 60 % 60, time % 60]
     }
 
     /// A short human form, for example `2026-09-01 08:00 UTC`.
     pub fn to_human(self) -> String {
-        let text = self.to_rfc3339();
-        format!("{} {} UTC", &text[..10], &text[11..16])
+        let [year, month, day, hour, minute, _] = self.fields();
+        format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
     }
 
     /// This time plus `hours` hours.
@@ -90,11 +174,50 @@ mod tests {
     }
 
     #[test]
+    fn agrees_with_the_calendar_on_every_day_of_four_centuries() {
+        // 2000 is a leap year, 2100 is not; walk day by day from 1970.
+        let mut days = 0;
+        for year in 1970..2400 {
+            for month in 1..=12 {
+                for day in 1..=days_in_month(year, month) {
+                    assert_eq!(days_from_civil(year, month, day), days);
+                    assert_eq!(civil_from_days(days), (year, month, day));
+                    days += 1;
+                }
+            }
+        }
+        let t = Timestamp::parse_rfc3339("2000-02-29T23:59:60Z").unwrap();
+        assert_eq!(t.to_rfc3339(), "2000-02-29T23:59:59Z");
+        assert_eq!(
+            Timestamp::parse_rfc3339("9999-12-31T23:59:59Z")
+                .unwrap()
+                .unix_seconds(),
+            LAST_SECOND_OF_9999
+        );
+    }
+
+    #[test]
     fn rejects_non_utc_and_junk() {
         for bad in [
             "2026-09-01T08:00:00+02:00",
+            "2026-09-01T08:00:00+00:00",
             "2026-09-01 08:00:00Z",
+            "2026-09-01t08:00:00z",
             "2026-13-01T08:00:00Z",
+            "2026-02-29T08:00:00Z",
+            "2100-02-29T08:00:00Z",
+            "2026-04-31T08:00:00Z",
+            "2026-09-00T08:00:00Z",
+            "2026-09-01T24:00:00Z",
+            "2026-09-01T08:60:00Z",
+            "2026-09-01T08:00:61Z",
+            "2026-09-01T08:00:00.Z",
+            "2026-09-01T08:00:00.1234567890Z",
+            "2026-09-01T08:00:00.12aZ",
+            "2026-09-01T08:00:00",
+            "2026-09-01T08:00:00ZZ",
+            "+026-09-01T08:00:00Z",
+            "2026-9-01T08:00:00Z",
             "1969-12-31T23:59:59Z",
             "yesterday",
             "",

@@ -3,19 +3,12 @@
 
 use std::fmt;
 
-use serde::Serialize;
-use serde_json::{Map, Value};
-
-use crate::json::parse_strict;
+use crate::json::{parse_strict, Object, Value};
 use crate::keys::KeyId;
 use crate::time::Timestamp;
 
-/// The largest integer a verdict may carry: 2^53 - 1.
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
 /// What the service says of an endpoint (the wire `outcome`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WireOutcome {
     /// A verified, deposit-backed operator stands behind the endpoint.
     HumanBacked,
@@ -25,6 +18,18 @@ pub enum WireOutcome {
     Stale,
     /// The service holds nothing for the endpoint.
     NoSignal,
+}
+
+impl WireOutcome {
+    /// The wire spelling (`human_backed`, `revoked`, `stale`, `no_signal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WireOutcome::HumanBacked => "human_backed",
+            WireOutcome::Revoked => "revoked",
+            WireOutcome::Stale => "stale",
+            WireOutcome::NoSignal => "no_signal",
+        }
+    }
 }
 
 /// A received `verdict` object whose fields all meet the protocol's rules.
@@ -68,7 +73,7 @@ pub struct VerdictDocument {
     /// The validated fields.
     pub verdict: Verdict,
     /// The `verdict` object as received, unknown fields included.
-    pub raw: Map<String, Value>,
+    pub raw: Object,
     /// The `signature` member.
     pub signature: SignatureField,
 }
@@ -123,10 +128,10 @@ impl Verdict {
     /// # Errors
     ///
     /// The first rule broken, naming the field.
-    pub fn from_object(raw: &Map<String, Value>) -> Result<Self, Malformed> {
+    pub fn from_object(raw: &Object) -> Result<Self, Malformed> {
         check_numbers(raw)?;
         match raw.get("v") {
-            Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
+            Some(Value::Integer(1)) => {}
             Some(_) => return bad("v", "is not the integer 1"),
             None => return bad("v", "is missing"),
         }
@@ -155,8 +160,8 @@ impl Verdict {
         let verified_at = optional_time(raw, "verifiedAt")?;
         let recheck_every_hours = match raw.get("recheckEveryHours") {
             None => None,
-            Some(v) => match v.as_u64() {
-                Some(h @ 1..=8760) => Some(h as u32),
+            Some(v) => match v {
+                Value::Integer(h @ 1..=8760) => Some(*h as u32),
                 _ => return bad("recheckEveryHours", "is not an integer from 1 to 8760"),
             },
         };
@@ -202,10 +207,7 @@ pub fn is_assurance_level(level: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
 }
 
-fn optional_str<'a>(
-    raw: &'a Map<String, Value>,
-    field: &str,
-) -> Result<Option<&'a str>, Malformed> {
+fn optional_str<'a>(raw: &'a Object, field: &str) -> Result<Option<&'a str>, Malformed> {
     match raw.get(field) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -213,11 +215,11 @@ fn optional_str<'a>(
     }
 }
 
-fn required_str<'a>(raw: &'a Map<String, Value>, field: &str) -> Result<&'a str, Malformed> {
+fn required_str<'a>(raw: &'a Object, field: &str) -> Result<&'a str, Malformed> {
     optional_str(raw, field)?.map_or_else(|| bad(field, "is missing"), Ok)
 }
 
-fn optional_time(raw: &Map<String, Value>, field: &str) -> Result<Option<Timestamp>, Malformed> {
+fn optional_time(raw: &Object, field: &str) -> Result<Option<Timestamp>, Malformed> {
     optional_str(raw, field)?
         .map(|text| {
             Timestamp::parse_rfc3339(text)
@@ -228,15 +230,12 @@ fn optional_time(raw: &Map<String, Value>, field: &str) -> Result<Option<Timesta
 
 /// Every number in a verdict must be an integer of magnitude at most 2^53 - 1,
 /// so that every canonicalizer prints it the same way.
-fn check_numbers(raw: &Map<String, Value>) -> Result<(), Malformed> {
+fn check_numbers(raw: &Object) -> Result<(), Malformed> {
     fn walk(value: &Value) -> bool {
         match value {
-            Value::Number(n) => n
-                .as_u64()
-                .or_else(|| n.as_i64().map(i64::unsigned_abs))
-                .is_some_and(|m| m <= MAX_SAFE_INTEGER),
+            Value::OtherNumber => false,
             Value::Array(items) => items.iter().all(walk),
-            Value::Object(map) => map.values().all(walk),
+            Value::Object(object) => object.values().all(walk),
             _ => true,
         }
     }
@@ -252,7 +251,7 @@ fn check_numbers(raw: &Map<String, Value>) -> Result<(), Malformed> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Map, Value};
 
     fn doc(verdict: Value) -> Vec<u8> {
         serde_json::to_vec(&json!({"verdict": verdict, "signature": "AA=="})).unwrap()
@@ -279,7 +278,7 @@ mod tests {
         assert_eq!(d.verdict.outcome, WireOutcome::HumanBacked);
         assert_eq!(d.verdict.assurance_level.as_deref(), Some("G"));
         assert_eq!(d.verdict.recheck_every_hours, Some(24));
-        assert!(d.raw.contains_key("extra"));
+        assert!(d.raw.get("extra").is_some());
         assert_eq!(d.signature, SignatureField::Text("AA==".into()));
     }
 

@@ -4,8 +4,10 @@
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
+use x402_verdict_core::json::Object;
+use x402_verdict_core::verdict::Malformed;
 use x402_verdict_core::{
-    sign_verdict, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response,
+    Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response,
     SignatureStatus, State, Timestamp, TrustedKeys,
 };
 
@@ -39,6 +41,16 @@ fn verdict(outcome: &str, verified_offset: i64) -> serde_json::Map<String, Value
     .as_object()
     .unwrap()
     .clone()
+}
+
+/// The core's `sign_verdict`, from and to `serde_json` values for editing.
+fn sign_verdict(
+    verdict: serde_json::Map<String, Value>,
+    key: &SigningKey,
+) -> Result<Value, Malformed> {
+    let verdict = Object::parse(&serde_json::to_vec(&verdict).unwrap()).unwrap();
+    let document = x402_verdict_core::sign_verdict(verdict, key)?;
+    Ok(serde_json::from_str(&document).unwrap())
 }
 
 fn evaluate(lookup: &Lookup, doc: &Value) -> Evaluation {
@@ -305,7 +317,7 @@ fn structured_result_serializes_with_wire_names() {
     let l = lookup(TrustedKeys::none(), false);
     let good = evaluate(&l, &sign_verdict(verdict("human_backed", 0), &key).unwrap());
     assert_eq!(
-        serde_json::to_value(&good).unwrap(),
+        serde_json::from_str::<Value>(&good.to_json()).unwrap(),
         json!({"state": "human-backed", "outcome": "human_backed", "freshness": "fresh",
                "signature": "not_checked", "assuranceLevel": "G",
                "verifiedAt": "2026-09-01T08:00:00Z", "recheckEveryHours": 24})
