@@ -22,8 +22,13 @@ mod fetch;
 mod options;
 mod render;
 
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 const UNKNOWN: &str = State::Unknown.as_str();
 
@@ -68,16 +73,16 @@ export interface VerdictResult {
 /// to the state it rendered. Never rejects: bad options, a missing or
 /// detached container, a network error, a timeout or a hostile response all
 /// resolve to `"unknown"`.
-#[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "BadgeState")]
-pub async fn render_badge(
+#[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "Promise<BadgeState>")]
+pub fn render_badge(
     #[wasm_bindgen(unchecked_param_type = "Element")] container: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-) -> String {
+) -> Promise {
     let Some(element) = render::as_element(&container) else {
         warn("renderBadge: container is not an element");
-        return UNKNOWN.into();
+        return Promise::resolve(&JsValue::from_str(UNKNOWN));
     };
-    render_into(&element, options::from_js(&options)).await
+    spawn_render(element, options::from_js(&options))
 }
 
 /// Looks one endpoint up and resolves to the structured result, for
@@ -96,19 +101,24 @@ pub async fn lookup_verdict(
 /// Renders a badge into every element under `root` (default: the document)
 /// that carries `data-x402-verdict`, reading its options from `data-*`
 /// attributes, and resolves to the states rendered, in document order.
-#[wasm_bindgen(js_name = renderAll, unchecked_return_type = "BadgeState[]")]
-pub async fn render_all(root: Option<web_sys::Element>) -> JsValue {
-    let elements = render::marked_elements(root.as_ref());
-    let promises = js_sys::Array::new();
-    for element in elements {
-        let options = options::from_attributes(&element);
-        promises.push(&wasm_bindgen_futures::future_to_promise(async move {
-            Ok(JsValue::from(render_into(&element, options).await))
-        }));
-    }
-    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&promises))
-        .await
-        .unwrap_or_else(|_| js_sys::Array::new().into())
+#[wasm_bindgen(js_name = renderAll, unchecked_return_type = "Promise<BadgeState[]>")]
+pub fn render_all(root: Option<web_sys::Element>) -> Promise {
+    let promises: js_sys::Array = render::marked_elements(root.as_ref())
+        .into_iter()
+        .map(|element| {
+            let options = options::from_attributes(&element);
+            spawn_render(element, options)
+        })
+        .collect();
+    // Every promise resolves (renders never reject), so neither does this.
+    Promise::all(&promises)
+}
+
+/// Starts rendering one badge; the promise resolves to the state rendered.
+fn spawn_render(element: web_sys::Element, options: Result<LookupOptions, String>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        Ok(JsValue::from(render_into(&element, options).await))
+    })
 }
 
 async fn render_into(element: &web_sys::Element, options: Result<LookupOptions, String>) -> String {

@@ -13,7 +13,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, ShadowRoot};
-use x402_verdict_badge::{lookup_verdict, render_all, render_badge};
+use x402_verdict_badge::{lookup_verdict, render_all};
 use x402_verdict_core::json::parse_strict;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -46,6 +46,18 @@ fn options(base: &str, endpoint: &str, extra: Value) -> JsValue {
         o.extend(extra);
     }
     JSON::parse(&o.to_string()).unwrap()
+}
+
+/// `renderBadge` as JS uses it: the promise, awaited to the state it resolves to.
+async fn render_badge(container: JsValue, options: JsValue) -> String {
+    state_of(x402_verdict_badge::render_badge(container, options)).await
+}
+
+async fn state_of(promise: js_sys::Promise) -> String {
+    let state = JsFuture::from(promise)
+        .await
+        .expect("renderBadge never rejects");
+    state.as_string().expect("a state string")
 }
 
 fn container() -> Element {
@@ -167,11 +179,12 @@ async fn every_state_reads_in_words_with_its_hover_text() {
 #[wasm_bindgen_test]
 async fn placeholder_is_there_before_the_answer() {
     let c = container();
-    let pending = render_badge(c.clone().into(), options(service(), "verified", json!({})));
-    // As when JS calls renderBadge: the first poll runs in a microtask, before
-    // the next frame. Let exactly the queued microtasks run, then look.
-    let promise =
-        wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(pending.await)) });
+    let promise = x402_verdict_badge::render_badge(
+        c.clone().into(),
+        options(service(), "verified", json!({})),
+    );
+    // The first poll runs in a microtask, before the next frame. Let exactly
+    // the queued microtasks run, then look.
     JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL))
         .await
         .unwrap();
@@ -183,14 +196,7 @@ async fn placeholder_is_there_before_the_answer() {
         .unwrap()
         .unchecked_into::<web_sys::HtmlElement>()
         .offset_height();
-    assert_eq!(
-        JsFuture::from(promise)
-            .await
-            .unwrap()
-            .as_string()
-            .as_deref(),
-        Some("human-backed")
-    );
+    assert_eq!(state_of(promise).await, "human-backed");
     let height_after = c
         .first_element_child()
         .unwrap()
@@ -369,10 +375,11 @@ async fn badges_for_one_endpoint_share_one_request() {
         .unwrap()
     };
     let (a, b) = (container(), container());
-    let first = render_badge(a.into(), o());
-    let second = render_badge(b.into(), o());
-    let both = futures_join(first, second).await;
-    assert_eq!(both, ("unknown".to_owned(), "unknown".to_owned()));
+    // Both start before either is awaited, as two badges on one page do.
+    let first = x402_verdict_badge::render_badge(a.into(), o());
+    let second = x402_verdict_badge::render_badge(b.into(), o());
+    assert_eq!(state_of(first).await, "unknown");
+    assert_eq!(state_of(second).await, "unknown");
     let count_url = format!(
         "{}/count?resourceUrl={}",
         fixtures(),
@@ -389,18 +396,6 @@ async fn badges_for_one_endpoint_share_one_request() {
         1,
         "two badges, one request"
     );
-}
-
-/// Awaits two futures concurrently (both are already started promises underneath).
-async fn futures_join(
-    a: impl std::future::Future<Output = String> + 'static,
-    b: impl std::future::Future<Output = String> + 'static,
-) -> (String, String) {
-    let pa = wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(a.await)) });
-    let pb = wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from(b.await)) });
-    let a = JsFuture::from(pa).await.unwrap().as_string().unwrap();
-    let b = JsFuture::from(pb).await.unwrap().as_string().unwrap();
-    (a, b)
 }
 
 #[wasm_bindgen_test]
@@ -484,7 +479,9 @@ async fn render_all_reads_data_attributes() {
             .unwrap();
         root.append_child(&slot).unwrap();
     }
-    let states = render_all(Some(root.clone())).await;
+    let states = JsFuture::from(render_all(Some(root.clone())))
+        .await
+        .expect("renderAll never rejects");
     let states: Vec<String> = js_sys::Array::from(&states)
         .iter()
         .filter_map(|s| s.as_string())
