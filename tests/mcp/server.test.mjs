@@ -176,6 +176,8 @@ describe("MCP server protocol (raw JSON-RPC)", () => {
     assert.equal(parse.id, null);
     s.send({ jsonrpc: "2.0", id: 2, method: "resources/list" });
     assert.equal((await s.reply((m) => m.id === 2)).error.code, -32601);
+    s.send({ jsonrpc: "2.0", id: 5, method: "tools/call" });
+    assert.equal((await s.reply((m) => m.id === 5)).error.code, -32602);
     s.send({ jsonrpc: "2.0", id: 3, method: "ping" });
     assert.deepEqual((await s.reply((m) => m.id === 3)).result, {});
     s.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "endpoint_status", arguments: argsFor("verified") } });

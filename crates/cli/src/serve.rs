@@ -4,8 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
 };
@@ -154,12 +153,9 @@ fn bad_request(problem: String) -> Response {
     )
 }
 
-async fn verdict(
-    State(service): State<Arc<Service>>,
-    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Response {
-    let Ok(Query(pairs)) = query else {
-        return bad_request("the query string is not valid".into());
+async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) -> Response {
+    let Some(pairs) = query_pairs(query.as_deref().unwrap_or_default()) else {
+        return bad_request("the query string is not valid UTF-8".into());
     };
     let asked = match endpoint_of(&pairs) {
         Ok(endpoint) => endpoint,
@@ -192,6 +188,26 @@ async fn verdict(
 }
 
 /// The endpoint a query names: each parameter exactly once, valid per the protocol.
+/// Decodes `application/x-www-form-urlencoded` pairs; `None` if a name or
+/// value is not UTF-8 once decoded (a lenient decoder would replace the bytes,
+/// and the service would answer about another endpoint).
+fn query_pairs(query: &str) -> Option<Vec<(String, String)>> {
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(&text.replace('+', " "))
+            .decode_utf8()
+            .ok()
+            .map(String::from)
+    };
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((decode(name)?, decode(value)?))
+        })
+        .collect()
+}
+
 fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
     let one = |name: &str| {
         let mut values = pairs

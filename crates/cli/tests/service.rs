@@ -219,6 +219,14 @@ async fn protocol_headers_and_bad_queries() {
             "chain=%0A&payTo=p&resourceUrl=r".to_owned(),
             "chain contains a control character",
         ),
+        (
+            "chain=%FF&payTo=p&resourceUrl=r".to_owned(),
+            "the query string is not valid UTF-8",
+        ),
+        (
+            "chain=base&payTo=p&resource%C0Url=r".to_owned(),
+            "the query string is not valid UTF-8",
+        ),
     ] {
         let r = get(query.clone()).await.unwrap();
         assert_eq!(r.status(), 400, "{query}");
@@ -299,6 +307,28 @@ async fn sign_refuses_malformed_verdicts() {
     .await;
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("verdict.assuranceLevel is missing"), "{err}");
+    // Two readers could see two different verdicts: refused before signing.
+    let complete =
+        r#""v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "no_signal""#;
+    for (text, problem) in [
+        (
+            format!(r#"{{{complete}, "chain": "other"}}"#),
+            "duplicate member name",
+        ),
+        (format!(r#"{{{complete}, "score": 0.5}}"#), "2^53"),
+    ] {
+        std::fs::write(&input, text).unwrap();
+        let (code, out, err) = run(&[
+            "sign",
+            "--keys",
+            keys.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ])
+        .await;
+        assert_eq!((code, out.as_str()), (2, ""), "{problem}");
+        assert!(err.contains(problem), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }
 
 #[tokio::test]

@@ -6,6 +6,10 @@
 //! passes every other line through untouched; one writer merges its answers
 //! with rmcp's output, a whole line at a time, so stdout carries only
 //! protocol messages.
+//!
+//! It also answers a `tools/call` request without a `params` object with
+//! `-32602` (invalid params), where rmcp would answer `-32601` (method not
+//! found) for a method it does have.
 
 use serde_json::{json, Value};
 use tokio::io::{
@@ -59,6 +63,16 @@ fn classify(line: &str) -> Disposition {
             id,
             -32600,
             "Invalid Request: not a JSON-RPC 2.0 message",
+        ));
+    }
+    if message.get("method") == Some(&json!("tools/call"))
+        && message.contains_key("id")
+        && !message.get("params").is_some_and(Value::is_object)
+    {
+        return Disposition::Answer(error(
+            id,
+            -32602,
+            "Invalid params: tools/call needs params with the tool's name and arguments",
         ));
     }
     Disposition::Pass
@@ -183,5 +197,13 @@ mod tests {
             (json!(7), -32600)
         );
         assert_eq!(code(r#"{"id":8}"#), (json!(8), -32600));
+        assert_eq!(
+            code(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#),
+            (json!(9), -32602)
+        );
+        assert_eq!(
+            code(r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":[]}"#),
+            (json!(10), -32602)
+        );
     }
 }
