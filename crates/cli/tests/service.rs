@@ -293,38 +293,24 @@ async fn sign_refuses_malformed_verdicts() {
     let keys = dir.join("keys.json");
     keygen(&keys, false).await;
     let input = dir.join("v.json");
-    std::fs::write(
-        &input,
-        r#"{"v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "human_backed"}"#,
-    )
-    .unwrap();
-    let (code, out, err) = run(&[
-        "sign",
-        "--keys",
-        keys.to_str().unwrap(),
-        input.to_str().unwrap(),
-    ])
-    .await;
-    assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("verdict.assuranceLevel is missing"), "{err}");
-    // Two readers could see two different verdicts: refused before signing.
-    let complete =
-        r#""v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "no_signal""#;
+    let fields = r#""v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r""#;
     for (text, problem) in [
         (
-            format!(r#"{{{complete}, "chain": "other"}}"#),
+            format!(r#"{{{fields}, "outcome": "human_backed"}}"#),
+            "verdict.assuranceLevel is missing",
+        ),
+        // Two readers could see two different verdicts: refused before signing.
+        (
+            format!(r#"{{{fields}, "outcome": "no_signal", "chain": "other"}}"#),
             "duplicate member name",
         ),
-        (format!(r#"{{{complete}, "score": 0.5}}"#), "2^53"),
+        (
+            format!(r#"{{{fields}, "outcome": "no_signal", "score": 0.5}}"#),
+            "2^53",
+        ),
     ] {
         std::fs::write(&input, text).unwrap();
-        let (code, out, err) = run(&[
-            "sign",
-            "--keys",
-            keys.to_str().unwrap(),
-            input.to_str().unwrap(),
-        ])
-        .await;
+        let (code, out, err) = sign_file(&keys, &input).await;
         assert_eq!((code, out.as_str()), (2, ""), "{problem}");
         assert!(err.contains(problem), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");

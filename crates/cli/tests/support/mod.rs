@@ -77,17 +77,22 @@ pub async fn keygen(path: &Path, rotate: bool) -> String {
         .to_owned()
 }
 
-/// Signs a verdict object with `sign`.
-pub async fn sign(keys: &Path, verdict: &Value) -> Value {
-    let file = keys.with_file_name(format!("verdict-{}.json", rand_name()));
-    std::fs::write(&file, verdict.to_string()).unwrap();
-    let (code, out, err) = run(&[
+/// Runs `sign --keys <keys> <file>`: exit code, stdout, stderr.
+pub async fn sign_file(keys: &Path, file: &Path) -> (i32, String, String) {
+    run(&[
         "sign",
         "--keys",
         keys.to_str().unwrap(),
         file.to_str().unwrap(),
     ])
-    .await;
+    .await
+}
+
+/// Signs a verdict object with `sign`.
+pub async fn sign(keys: &Path, verdict: &Value) -> Value {
+    let file = keys.with_file_name(format!("verdict-{}.json", rand_name()));
+    std::fs::write(&file, verdict.to_string()).unwrap();
+    let (code, out, err) = sign_file(keys, &file).await;
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap()
 }
