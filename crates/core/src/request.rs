@@ -78,13 +78,12 @@ impl BaseUrl {
 
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
-        // A checked base URL has a scheme; its path, if any, starts at the next '/'.
-        let Some((scheme, rest)) = self.0.split_once("://") else {
-            return &self.0;
-        };
-        let host = rest.split('/').next().unwrap_or_default();
+        // A checked base URL starts with `http://` or `https://`; the host
+        // and port run to the next '/', if any.
+        let start = if self.0.starts_with("https://") { 8 } else { 7 };
+        let end = self.0.bytes().skip(start).position(|b| b == b'/');
         self.0
-            .get(..scheme.len() + 3 + host.len())
+            .get(..end.map_or(self.0.len(), |i| start + i))
             .unwrap_or(&self.0)
     }
 }
@@ -128,6 +127,13 @@ mod tests {
             "http://127.0.0.1:8402/free/v0/verdict?chain=base&payTo=p&resourceUrl=r"
         );
         assert_eq!(b.origin(), "http://127.0.0.1:8402");
+        for (base, origin) in [
+            ("https://v.example", "https://v.example"),
+            ("https://v.example:8443/a/b/", "https://v.example:8443"),
+            ("http://h", "http://h"),
+        ] {
+            assert_eq!(BaseUrl::parse(base).unwrap().origin(), origin);
+        }
     }
 
     #[test]
