@@ -187,7 +187,6 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
     }
 }
 
-/// The endpoint a query names: each parameter exactly once, valid per the protocol.
 /// Decodes `application/x-www-form-urlencoded` pairs; `None` if a name or
 /// value is not UTF-8 once decoded (a lenient decoder would replace the bytes,
 /// and the service would answer about another endpoint).
@@ -208,6 +207,7 @@ fn query_pairs(query: &str) -> Option<Vec<(String, String)>> {
         .collect()
 }
 
+/// The endpoint a query names: each parameter exactly once, valid per the protocol.
 fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
     let one = |name: &str| {
         let mut values = pairs

@@ -6,9 +6,9 @@ use std::fmt;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use ed25519_dalek::VerifyingKey;
+use sha2::{Digest, Sha256};
 
 use crate::json::Value;
-use sha2::{Digest, Sha256};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
 /// key, written as 16 lowercase hex digits.

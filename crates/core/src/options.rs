@@ -74,19 +74,17 @@ impl LookupOptions {
         };
 
         let timeout_ms = match present("timeoutMs") {
-            None => DEFAULT_TIMEOUT_MS,
-            Some(v) => match v {
-                Value::Integer(ms) => u64::try_from(*ms).map_err(|_| ""),
-                _ => Err(""),
-            }
-            .and_then(check_timeout_ms)
-            .unwrap_or_else(|_| {
-                problems.push(
-                    "timeoutMs must be a whole number of milliseconds from 1 to 60000".into(),
-                );
-                DEFAULT_TIMEOUT_MS
-            }),
-        };
+            None => Ok(DEFAULT_TIMEOUT_MS),
+            Some(Value::Integer(ms)) => u64::try_from(*ms)
+                .map_err(|_| "")
+                .and_then(check_timeout_ms),
+            Some(_) => Err(""),
+        }
+        .unwrap_or_else(|_| {
+            problems
+                .push("timeoutMs must be a whole number of milliseconds from 1 to 60000".into());
+            DEFAULT_TIMEOUT_MS
+        });
 
         let strict = match present("strict") {
             None => false,
