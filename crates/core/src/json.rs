@@ -187,12 +187,6 @@ impl From<&str> for Value {
     }
 }
 
-impl From<Object> for Value {
-    fn from(object: Object) -> Self {
-        Value::Object(object)
-    }
-}
-
 /// A string as RFC 8785 writes it: only `"`, `\` and control characters are
 /// escaped, with the short escapes where JSON has them and `\u00xx` otherwise.
 fn write_string(out: &mut String, text: &str) {
@@ -605,7 +599,7 @@ mod tests {
         o.insert("a", "x".into());
         o.insert("b", Value::Integer(2));
         assert_eq!(
-            Value::from(o.clone()).canonical().unwrap(),
+            Value::Object(o.clone()).canonical().unwrap(),
             r#"{"a":"x","b":2}"#
         );
         assert_eq!(o.remove("a"), Some("x".into()));

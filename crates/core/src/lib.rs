@@ -5,10 +5,11 @@
 //!
 //! - the wire types of the verdict document ([`verdict`]) and of the keys
 //!   configuration ([`keys`]), parsed strictly ([`json`]: duplicate member
-//!   names and deep nesting are errors);
+//!   names, deep nesting and lone surrogates are errors);
 //! - the signed message, `"x402-verdict/v1\n"` followed by the RFC 8785
-//!   canonical form of the `verdict` object as received, and strict Ed25519
-//!   over it ([`signing`]);
+//!   canonical form of the `verdict` object as received ([`json`] writes it
+//!   for the values a verdict can hold), and strict Ed25519 over it
+//!   ([`signing`]);
 //! - the endpoint identity and its matching rule ([`endpoint`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]).
