@@ -8,7 +8,7 @@
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestRedirect,
 };
@@ -29,14 +29,14 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
-            let promise = future_to_promise({
+            let promise = crate::spawn(Box::pin({
                 let key = key.clone();
                 async move {
                     let fetched = fetch_once(&url, &origin, timeout_ms).await;
                     IN_FLIGHT.with(|map| map.delete(&key));
-                    Ok(encode(&fetched))
+                    encode(&fetched)
                 }
-            });
+            }));
             map.set(&key, &promise);
             promise
         }

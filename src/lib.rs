@@ -22,6 +22,9 @@ mod fetch;
 mod options;
 mod render;
 
+use std::future::Future;
+use std::pin::Pin;
+
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
@@ -87,15 +90,18 @@ pub fn render_badge(
 
 /// Looks one endpoint up and resolves to the structured result, for
 /// dashboards that draw their own UI. Never rejects.
-#[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "VerdictResult")]
-pub async fn lookup_verdict(
+#[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "Promise<VerdictResult>")]
+pub fn lookup_verdict(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-) -> JsValue {
-    let result = match options::from_js(&options) {
-        Ok(options) => evaluate(&options).await,
-        Err(problem) => Evaluation::invalid_input(problem),
-    };
-    js_sys::JSON::parse(&result.to_json()).unwrap_or(JsValue::NULL)
+) -> Promise {
+    let options = options::from_js(&options);
+    spawn(Box::pin(async move {
+        let result = match options {
+            Ok(options) => evaluate(&options).await,
+            Err(problem) => Evaluation::invalid_input(problem),
+        };
+        js_sys::JSON::parse(&result.to_json()).unwrap_or(JsValue::NULL)
+    }))
 }
 
 /// Renders a badge into every element under `root` (default: the document)
@@ -116,9 +122,16 @@ pub fn render_all(root: Option<web_sys::Element>) -> Promise {
 
 /// Starts rendering one badge; the promise resolves to the state rendered.
 fn spawn_render(element: web_sys::Element, options: Result<LookupOptions, String>) -> Promise {
-    wasm_bindgen_futures::future_to_promise(async move {
-        Ok(JsValue::from(render_into(&element, options).await))
-    })
+    spawn(Box::pin(async move {
+        JsValue::from(render_into(&element, options).await)
+    }))
+}
+
+/// Runs `future` on the microtask queue and returns a promise of its value
+/// that never rejects. Every caller shares this one instance of the
+/// future-to-promise glue (each would otherwise get its own copy).
+pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move { Ok(future.await) })
 }
 
 async fn render_into(element: &web_sys::Element, options: Result<LookupOptions, String>) -> String {

@@ -13,7 +13,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, ShadowRoot};
-use x402_verdict_badge::{lookup_verdict, render_all};
+use x402_verdict_badge::render_all;
 use x402_verdict_core::json::parse_strict;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -46,6 +46,13 @@ fn options(base: &str, endpoint: &str, extra: Value) -> JsValue {
         o.extend(extra);
     }
     JSON::parse(&o.to_string()).unwrap()
+}
+
+/// `lookupVerdict` as JS uses it: the promise, awaited to its result.
+async fn lookup_verdict(options: JsValue) -> JsValue {
+    JsFuture::from(x402_verdict_badge::lookup_verdict(options))
+        .await
+        .expect("lookupVerdict never rejects")
 }
 
 /// `renderBadge` as JS uses it: the promise, awaited to the state it resolves to.
