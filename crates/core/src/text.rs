@@ -141,7 +141,8 @@ fn hours(h: u32) -> String {
 }
 
 fn join(parts: &[Option<String>]) -> String {
-    let parts: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+    // `[String]::join`, as everywhere else: one copy of it in the wasm.
+    let parts: Vec<String> = parts.iter().flatten().cloned().collect();
     if parts.is_empty() {
         String::new()
     } else {
