@@ -88,4 +88,18 @@ fn main() {
         share(jcs),
         share(verify)
     );
+
+    // A hostile body at the 64 KiB cap: one object with as many distinct
+    // names as fit. Sorting keeps the duplicate check O(n log n).
+    let members: Vec<String> = (0..7000).map(|i| format!("\"{i:x}\":0")).collect();
+    let hostile = format!("{{{}}}", members.join(","));
+    assert!(hostile.len() <= 64 * 1024);
+    println!(
+        "a {} KiB object with {} members:",
+        hostile.len() / 1024,
+        members.len()
+    );
+    time("  strict JSON parse", || {
+        black_box(parse_strict(black_box(hostile.as_bytes())).unwrap());
+    });
 }
