@@ -238,7 +238,7 @@ impl Evaluation {
             o.insert("detail", detail.as_str().into());
         }
         // Every integer here is a u32, so the canonical form always exists.
-        Value::Object(o).canonical().unwrap_or_default()
+        o.canonical().unwrap_or_default()
     }
 
     /// Whether a verdict arrived and was evaluated.

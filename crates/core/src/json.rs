@@ -103,6 +103,29 @@ impl Object {
         self.position(name).ok().map(|i| self.0.remove(i).1)
     }
 
+    /// The RFC 8785 canonical form; `None` if the object holds a
+    /// [`Value::OtherNumber`].
+    pub fn canonical(&self) -> Option<String> {
+        let mut out = String::new();
+        self.write_canonical(&mut out).then_some(out)
+    }
+
+    fn write_canonical(&self, out: &mut String) -> bool {
+        out.push('{');
+        for (i, (name, value)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_string(out, name);
+            out.push(':');
+            if !value.write_canonical(out) {
+                return false;
+            }
+        }
+        out.push('}');
+        true
+    }
+
     /// The member values, in name order.
     pub fn values(&self) -> impl Iterator<Item = &Value> {
         self.0.iter().map(|(_, value)| value)
@@ -162,20 +185,7 @@ impl Value {
                 }
                 out.push(']');
             }
-            Value::Object(object) => {
-                out.push('{');
-                for (i, (name, value)) in object.0.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_string(out, name);
-                    out.push(':');
-                    if !value.write_canonical(out) {
-                        return false;
-                    }
-                }
-                out.push('}');
-            }
+            Value::Object(object) => return object.write_canonical(out),
         }
         true
     }

@@ -38,7 +38,7 @@ impl SignatureStatus {
 /// `verdict`; `None` if it holds a number that is not a safe integer (a
 /// validated [`Verdict`] never does).
 pub fn signed_message(verdict: &Object) -> Option<Vec<u8>> {
-    let canonical = Value::Object(verdict.clone()).canonical()?;
+    let canonical = verdict.canonical()?;
     let mut message = SIGNATURE_DOMAIN.to_vec();
     message.extend_from_slice(canonical.as_bytes());
     Some(message)
@@ -91,7 +91,7 @@ pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Mal
         Value::String(encode_base64(&key.sign(&message).to_bytes())),
     );
     document.insert("verdict", Value::Object(verdict));
-    Ok(Value::Object(document).canonical().unwrap_or_default())
+    Ok(document.canonical().unwrap_or_default())
 }
 
 #[cfg(test)]
