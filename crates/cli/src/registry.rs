@@ -14,6 +14,7 @@
 use std::fs;
 use std::path::Path;
 
+use axum::body::Bytes;
 use serde::Deserialize;
 use serde_json::Value;
 use x402_verdict_core::json::{Object, Value as JsonValue};
@@ -100,8 +101,8 @@ impl Attestation {
 #[derive(Clone, Debug)]
 pub struct Published {
     endpoint: Endpoint,
-    /// The document, as in the registry file.
-    pub document: Value,
+    /// The document as served: serialized once, at start.
+    pub document: Bytes,
     /// The parsed document, for checks at start.
     pub parsed: VerdictDocument,
 }
@@ -163,7 +164,7 @@ impl Registry {
             registry.attestations.push(attestation);
         }
         for (i, item) in list("published")?.iter().enumerate() {
-            let bytes = serde_json::to_vec(item).unwrap_or_default();
+            let bytes = Bytes::from(serde_json::to_vec(item).unwrap_or_default());
             let parsed =
                 VerdictDocument::parse(&bytes).map_err(|e| format!("published[{i}]: {e}"))?;
             let v = &parsed.verdict;
@@ -171,7 +172,7 @@ impl Registry {
                 .map_err(|e| format!("published[{i}]: verdict.{e}"))?;
             let published = Published {
                 endpoint,
-                document: item.clone(),
+                document: bytes,
                 parsed,
             };
             registry.check_unique(&published.endpoint, &format!("published[{i}]"))?;

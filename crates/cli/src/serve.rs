@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
@@ -51,7 +52,8 @@ pub struct ServeArgs {
 struct Service {
     registry: Registry,
     keys: KeyFile,
-    keys_document: Value,
+    /// The keys document, serialized once at start.
+    keys_document: Bytes,
 }
 
 /// Checks the files, binds, prints `listening on http://ADDR`, and serves
@@ -99,7 +101,7 @@ fn warn_about_published(registry: &Registry, keys: &KeyFile) {
 
 /// The service's routes.
 fn router(registry: Registry, keys: KeyFile, www: Option<PathBuf>) -> Router {
-    let keys_document = keys.keys_document();
+    let keys_document = Bytes::from(keys.keys_document().to_string());
     let service = Arc::new(Service {
         registry,
         keys,
@@ -135,8 +137,8 @@ fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Respon
     (status, [(CACHE_CONTROL, cache)], Json(body)).into_response()
 }
 
-/// A JSON body already written as text (a freshly signed document).
-fn json_text_response(cache: &'static str, body: String) -> Response {
+/// A 200 with a JSON body serialized ahead (a signed document, the keys).
+fn serialized_response(cache: &'static str, body: Bytes) -> Response {
     (
         StatusCode::OK,
         [(CACHE_CONTROL, cache), (CONTENT_TYPE, "application/json")],
@@ -168,12 +170,10 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
             NOT_FOUND_CACHE,
             json!({ "error": "no attestation for this endpoint" }),
         ),
-        Some(Found::Published(p)) => {
-            json_response(StatusCode::OK, VERDICT_CACHE, p.document.clone())
-        }
+        Some(Found::Published(p)) => serialized_response(VERDICT_CACHE, p.document.clone()),
         Some(Found::Attested(a)) => {
             match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
-                Ok(document) => json_text_response(VERDICT_CACHE, document),
+                Ok(document) => serialized_response(VERDICT_CACHE, document.into()),
                 Err(e) => {
                     tracing::error!("could not sign a verdict: {e}");
                     json_response(
@@ -224,5 +224,5 @@ fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
 }
 
 async fn verification_keys(State(service): State<Arc<Service>>) -> Response {
-    json_response(StatusCode::OK, KEYS_CACHE, service.keys_document.clone())
+    serialized_response(KEYS_CACHE, service.keys_document.clone())
 }

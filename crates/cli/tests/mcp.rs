@@ -3,6 +3,8 @@
 
 mod support;
 
+use std::path::PathBuf;
+
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -10,6 +12,18 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use support::*;
 use tokio::process::Command;
+
+/// The demo service and a client configured with its URL and key; the first
+/// two values keep the service running.
+async fn demo_client() -> (PathBuf, Service, RunningService<RoleClient, ()>) {
+    let (dir, key, service) = start_demo().await;
+    let c = client(&[
+        ("VERIFICATION_BASE_URL", &service.url),
+        ("VERIFICATION_PUBLIC_KEY", &key),
+    ])
+    .await;
+    (dir, service, c)
+}
 
 async fn client(env: &[(&str, &str)]) -> RunningService<RoleClient, ()> {
     let command = Command::new(BIN).configure(|cmd| {
@@ -45,12 +59,7 @@ fn args(path: &str) -> Value {
 
 #[tokio::test]
 async fn tools_answer_every_outcome() {
-    let (_dir, key, service) = start_demo().await;
-    let c = client(&[
-        ("VERIFICATION_BASE_URL", &service.url),
-        ("VERIFICATION_PUBLIC_KEY", &key),
-    ])
-    .await;
+    let (_dir, _service, c) = demo_client().await;
     let info = c.peer_info().unwrap();
     assert_eq!(
         info.server_info.as_ref().map(|i| i.name.as_str()),
@@ -130,12 +139,7 @@ async fn bad_arguments_are_the_only_errors() {
 
 #[tokio::test]
 async fn twenty_concurrent_calls() {
-    let (_dir, key, service) = start_demo().await;
-    let c = client(&[
-        ("VERIFICATION_BASE_URL", &service.url),
-        ("VERIFICATION_PUBLIC_KEY", &key),
-    ])
-    .await;
+    let (_dir, _service, c) = demo_client().await;
     let paths = ["good", "revoked", "stale", "unlisted"];
     let calls = (0..20).map(|i| {
         call(
