@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
 # Builds the CLI and the npm package (pkg/, wasm-pack --target web, the
-# size-optimized wasm-release profile), adds the
+# size-optimized wasm-release profile, then scripts/minify.mjs), adds the
 # script-tag loader, and links pkg/ into www/ for the demo pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 cargo build --release -p x402-verdict --quiet
+
+# The badge ships to every page that shows one, so its wasm is built for size:
+# the standard library is rebuilt with the same settings as the badge
+# (-Zbuild-std, from the rust-src component), optimized for size
+# (optimize_for_size), with panics that trap at once instead of formatting a
+# message nobody reads (immediate-abort) and without panic locations. These are
+# unstable flags of the installed stable toolchain, enabled for this one build
+# with RUSTC_BOOTSTRAP=1 (as the Linux kernel builds its Rust). Every other
+# build and test uses the toolchain as it is.
 # wasm-opt comes from the npm package binaryen (node_modules/.bin), never Debian's.
-wasm-pack --log-level warn build --profile wasm-release --target web --out-dir pkg
+RUSTC_BOOTSTRAP=1 \
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+  wasm-pack --log-level warn build --profile wasm-release --target web --out-dir pkg . \
+  -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+# Short import and export names in the wasm and its glue, then the glue minified.
+node scripts/minify.mjs pkg
 cp js/embed.js pkg/embed.js
 # Ship the loader in the npm package too.
 node -e '

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs, skipping what is present (idempotent):
-# the wasm32 target, wasm-bindgen-cli (the exact version in Cargo.lock),
-# wasm-pack, Debian's Chromium and ChromeDriver, and the npm packages.
+# the wasm32 target, the rust-src component, wasm-bindgen-cli (the exact
+# version in Cargo.lock), wasm-pack, Debian's Chromium and ChromeDriver, and
+# the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -11,6 +12,12 @@ say() { printf '[setup] %s\n' "$*" >&2; }
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
+fi
+
+# The badge's release build rebuilds the standard library for size (scripts/build.sh).
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  say "adding the rust-src component"
+  rustup component add rust-src
 fi
 
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)

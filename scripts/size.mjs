@@ -1,5 +1,7 @@
-// Prints the raw, gzip and brotli sizes of the badge's wasm and JS glue.
-// Run by `npm run size` after a release build of pkg/.
+// Prints the raw, gzip and brotli sizes of the badge's wasm and JS glue, and
+// how wasm plus glue (gzip) stands against the size budget.
+// Run by `npm run size` after a release build of pkg/; with `--check` (as
+// `npm test` runs it) it fails when the budget is exceeded.
 import { readFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
@@ -18,3 +20,9 @@ console.log(`${"file".padEnd(34)}${"raw".padStart(9)}${"gzip".padStart(9)}${"bro
 for (const s of sizes) console.log(`${s.file.padEnd(34)}${kb(s.raw)}${kb(s.gzip)}${kb(s.brotli)}`);
 const total = (key) => sizes.reduce((sum, s) => sum + s[key], 0);
 console.log(`${"total".padEnd(34)}${kb(total("raw"))}${kb(total("gzip"))}${kb(total("brotli"))}`);
+
+const BUDGET = 48 * 1024;
+const shipped = sizes[0].gzip + sizes[1].gzip;
+const verdict = shipped <= BUDGET ? "within" : "OVER";
+console.log(`wasm + glue, gzip: ${kb(shipped).trim()}, ${verdict} the ${kb(BUDGET).trim()} budget`);
+if (process.argv.includes("--check") && shipped > BUDGET) process.exit(1);

@@ -23,7 +23,7 @@ cargo test --workspace --quiet
 
 step "build (wasm-pack, release)"
 bash scripts/build.sh
-node scripts/size.mjs
+node scripts/size.mjs --check
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
