@@ -53,8 +53,7 @@ impl KeyFile {
     /// One line naming the file and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, String> {
         let at = |problem: String| format!("{}: {problem}", path.display());
-        let text = fs::read(path).map_err(|e| at(e.to_string()))?;
-        let doc: Value = serde_json::from_slice(&text).map_err(|e| at(format!("not JSON: {e}")))?;
+        let doc = crate::jsonfile::read(path)?;
         let secret = doc["current"]["secretKey"]
             .as_str()
             .and_then(decode_base64)

@@ -2,6 +2,7 @@
 //! the command-line consumer of x402 verification verdicts.
 
 mod commands;
+mod jsonfile;
 mod keyfile;
 mod mcp;
 mod registry;

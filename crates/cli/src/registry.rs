@@ -11,7 +11,6 @@
 //!   "published": [ { "verdict": { … }, "signature": "…" } ] }
 //! ```
 
-use std::fs;
 use std::path::Path;
 
 use axum::body::Bytes;
@@ -129,10 +128,8 @@ impl Registry {
     ///
     /// One line naming the file, the entry and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let at = |problem: String| format!("{}: {problem}", path.display());
-        let text = fs::read(path).map_err(|e| at(e.to_string()))?;
-        let doc: Value = serde_json::from_slice(&text).map_err(|e| at(format!("not JSON: {e}")))?;
-        Registry::from_json(&doc).map_err(at)
+        let doc = crate::jsonfile::read(path)?;
+        Registry::from_json(&doc).map_err(|problem| format!("{}: {problem}", path.display()))
     }
 
     /// Checks a registry document.

@@ -276,6 +276,18 @@ async fn refuses_to_start_on_bad_files() {
     let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("x402-verdict: {r}: attestations[1]: recheckEveryHours is not an integer from 1 to 8760"));
+    // A duplicate name is refused, not silently merged (serde_json would keep the last).
+    std::fs::write(
+        &registry,
+        r#"{"attestations": [], "published": [{"verdict": {}, "verdict": {}}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = run(&args).await;
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        format!("x402-verdict: {r}: not strict JSON: duplicate member name in the object ending at byte 65")
+    );
     std::fs::write(&registry, "{}").unwrap();
     std::fs::write(&keys, r#"{"current": {"secretKey": "short"}}"#).unwrap();
     let (code, _, err) = run(&args).await;
