@@ -13,8 +13,9 @@
 //
 // Usage: node scripts/minify.mjs <pkg dir>
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { minify } from "terser";
 
 const dir = process.argv[2] ?? "pkg";
@@ -33,7 +34,8 @@ if (!glue.includes(JSON.stringify(module))) {
   process.exit(0);
 }
 
-const wasmOpt = join(import.meta.dirname, "..", "node_modules", ".bin", "wasm-opt");
+// binaryen from npm, never Debian's.
+const wasmOpt = fileURLToPath(new URL("../node_modules/.bin/wasm-opt", import.meta.url));
 const mapping = JSON.parse(
   execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", files.wasm, "-o", files.wasm], {
     encoding: "utf8",
@@ -74,6 +76,9 @@ for (const [, name] of mapping.imports) {
   if (glue.includes(name)) throw new Error(`minify: import ${name} is still named in the glue`);
 }
 writeFileSync(files.types, types.replace(initOutput, declaration));
+// The types of the raw wasm exports (not part of the package's files) would
+// now name exports that no longer exist.
+rmSync(join(dir, `${stem}_bg.wasm.d.ts`), { force: true });
 
 const minified = await minify(glue, {
   module: true,
