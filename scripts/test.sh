@@ -13,6 +13,9 @@ rm -rf "$TMPDIR" && mkdir -p "$TMPDIR" test-artifacts
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "self-contained (no reference outside the repository)"
+node scripts/check-self-contained.mjs
+
 step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings

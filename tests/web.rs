@@ -506,13 +506,13 @@ fn rfc8785_vectors_in_the_browser_build() {
                 $name,
                 include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../shared/vectors/jcs/input/",
+                    "/tests/vectors/jcs/input/",
                     $name,
                     ".json"
                 )),
                 include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../shared/vectors/jcs/output/",
+                    "/tests/vectors/jcs/output/",
                     $name,
                     ".json"
                 )),

@@ -1,5 +1,5 @@
-//! Third-party test vectors from `../shared/vectors/` (see its README for
-//! provenance): Wycheproof Ed25519 and RFC 8785 canonicalization.
+//! Third-party test vectors from `tests/vectors/` at the repository root
+//! (see its README for provenance and licences): Wycheproof Ed25519 and RFC 8785 canonicalization.
 
 use std::fs;
 use std::path::PathBuf;
@@ -10,10 +10,7 @@ use x402_verdict_core::keys::{encode_base64, parse_public_key};
 use x402_verdict_core::signing::verify_strict;
 
 fn vectors() -> PathBuf {
-    std::env::var_os("X402_VECTORS_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-        PathBuf::from,
-    )
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
 }
 
 fn hex(text: &str) -> Vec<u8> {
