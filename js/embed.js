@@ -1,13 +1,72 @@
-// Script-tag loader for the x402 verification badge.
+// Script-tag loader for the x402 verification badge. Works as a classic
+// script and as a module, from any folder (a CDN's or the site's own):
 //
 //   <span data-x402-verdict data-base-url="https://verify.example" data-chain="base"
 //         data-pay-to="0x…" data-resource-url="https://api.example.com/premium-data"
 //         data-public-key="<base64 Ed25519 key>"></span>
-//   <script type="module" src="https://…/x402-verdict-badge/embed.js"></script>
+//   <script src="https://…/x402-verdict-badge/embed.js"></script>
 //
-// Renders a badge into every element carrying data-x402-verdict. Elements
-// added later: import { renderAll } and call it again.
-import init, { renderAll } from "./x402_verdict_badge.js";
+// It draws a "checking" badge, at its final size, into every element carrying
+// data-x402-verdict and every <x402-verdict-badge> at once (also those added
+// later), then loads the package (index.js, next to this file), which loads
+// the wasm and renders each badge. When the package cannot load, every badge
+// reads "unknown" and one console.warn says why.
+//
+// scripts/package-js.mjs puts js/badge.js (mount, show) in front of this code,
+// in one function scope, and minifies the whole.
+const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 
-await init();
-await renderAll();
+/** This script's own URL: document.currentScript for a classic script, the stack for a module. */
+function scriptUrl() {
+  const found = document.currentScript?.src || /(https?:\/\/[^\s()]+?):\d+:\d+/.exec(new Error().stack)?.[1];
+  return found || document.querySelector("script[src*='embed']")?.src || document.baseURI;
+}
+
+const packageUrl = new URL("index.js", scriptUrl()).href;
+let loaded;
+let failed = false;
+
+function markedUnder(root) {
+  const found = [...(root.querySelectorAll?.(SELECTOR) ?? [])];
+  if (root.matches?.(SELECTOR)) found.unshift(root);
+  return found;
+}
+
+/** Placeholders (or, when the package cannot load, "unknown") for badges not drawn yet. */
+function draw(root) {
+  for (const element of markedUnder(root)) {
+    if (!failed && element.firstElementChild?.shadowRoot) continue;
+    const host = mount(element);
+    if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
+  }
+}
+
+function added(records) {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType !== 1) continue;
+      draw(node);
+      loaded?.renderAll(node);
+    }
+  }
+}
+
+new MutationObserver(added).observe(document.documentElement, { childList: true, subtree: true });
+draw(document);
+document.addEventListener("DOMContentLoaded", () => draw(document));
+
+import(packageUrl).then(
+  (api) => {
+    loaded = api;
+    api.renderAll(document);
+  },
+  (error) => {
+    const warned = Symbol.for("x402-verdict.warned");
+    if (!globalThis[warned]) {
+      globalThis[warned] = true;
+      console.warn(`x402-verdict badge: ${packageUrl} could not be loaded (${error?.message ?? error}). Serve the package's files with a JavaScript MIME type; on another origin, with Access-Control-Allow-Origin; and allow that origin in the page's script-src.`);
+    }
+    failed = true;
+    draw(document);
+  },
+);

@@ -25,7 +25,7 @@ try {
   const page = await browser.newPage();
   await page.goto(`${demo.url}/index.html`);
   const perLookup = await page.evaluate(async () => {
-    const { default: init, lookupVerdict } = await import("./pkg/x402_verdict_badge.js");
+    const { default: init, lookupVerdict } = await import("./pkg/index.js");
     await init();
     const config = await (await fetch("demo.json")).json();
     const e = config.endpoints.verified;

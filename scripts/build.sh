@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the CLI and the npm package (pkg/, wasm-pack --target web, the
 # size-optimized wasm-release profile, then scripts/minify.mjs), adds the
-# script-tag loader, and links pkg/ into www/ for the demo pages.
+# package's JavaScript (scripts/package-js.mjs), and links pkg/ into www/ for
+# the demo pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -33,14 +34,7 @@ else
 fi
 # Short import and export names in the wasm and its glue, then the glue minified.
 node scripts/minify.mjs pkg
-cp js/embed.js pkg/embed.js
-# Ship the loader in the npm package too.
-node -e '
-  const fs = require("fs");
-  const pkg = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));
-  pkg.files = [...new Set([...(pkg.files || []), "embed.js"])];
-  // embed.js renders on import: bundlers must keep it.
-  pkg.sideEffects = [...new Set([...(pkg.sideEffects || []), "./embed.js"])];
-  fs.writeFileSync("pkg/package.json", JSON.stringify(pkg, null, 2) + "\n");
-'
+# The package's JavaScript: the badge's DOM, the entry, the fallback, the
+# script-tag loader, and package.json pointing at them.
+node scripts/package-js.mjs pkg
 ln -sfn ../pkg www/pkg

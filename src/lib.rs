@@ -72,20 +72,32 @@ export interface VerdictResult {
 }
 "#;
 
-/// Renders one badge into `container` (replacing its content) and resolves
-/// to the state it rendered. Never rejects: bad options, a missing or
-/// detached container, a network error, a timeout or a hostile response all
-/// resolve to `"unknown"`.
+/// Renders one badge into `container` (replacing its content; a "checking"
+/// placeholder at once) and resolves to the state it rendered. Never rejects:
+/// bad options, a missing container, a network error, a timeout or a hostile
+/// response all resolve to `"unknown"`. The container may belong to any
+/// document or realm, and need not be connected yet.
 #[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "Promise<BadgeState>")]
 pub fn render_badge(
-    #[wasm_bindgen(unchecked_param_type = "Element")] container: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Element | null")] container: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
 ) -> Promise {
-    let Some(element) = render::as_element(&container) else {
+    let Some(badge) = render::Badge::mount(&container) else {
         warn("renderBadge: container is not an element");
         return Promise::resolve(&JsValue::from_str(UNKNOWN));
     };
-    spawn_render(element, options::from_js(&options))
+    let options = options::from_js(&options);
+    spawn(Box::pin(async move {
+        let result = match options {
+            Err(problem) => {
+                warn(&format!("renderBadge: {problem}"));
+                Evaluation::invalid_input(problem)
+            }
+            Ok(options) => evaluate(&options).await,
+        };
+        badge.show(&result);
+        JsValue::from_str(result.state.as_str())
+    }))
 }
 
 /// Looks one endpoint up and resolves to the structured result, for
@@ -104,55 +116,11 @@ pub fn lookup_verdict(
     }))
 }
 
-/// Renders a badge into every element under `root` (default: the document)
-/// that carries `data-x402-verdict`, reading its options from `data-*`
-/// attributes, and resolves to the states rendered, in document order.
-#[wasm_bindgen(js_name = renderAll, unchecked_return_type = "Promise<BadgeState[]>")]
-pub fn render_all(root: Option<web_sys::Element>) -> Promise {
-    let promises: js_sys::Array = render::marked_elements(root.as_ref())
-        .into_iter()
-        .map(|element| {
-            let options = options::from_attributes(&element);
-            spawn_render(element, options)
-        })
-        .collect();
-    // Every promise resolves (renders never reject), so neither does this.
-    Promise::all(&promises)
-}
-
-/// Starts rendering one badge; the promise resolves to the state rendered.
-fn spawn_render(element: web_sys::Element, options: Result<LookupOptions, String>) -> Promise {
-    spawn(Box::pin(async move {
-        JsValue::from(render_into(&element, options).await)
-    }))
-}
-
 /// Runs `future` on the microtask queue and returns a promise of its value
 /// that never rejects. Every caller shares this one instance of the
 /// future-to-promise glue (each would otherwise get its own copy).
 pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
     wasm_bindgen_futures::future_to_promise(async move { Ok(future.await) })
-}
-
-async fn render_into(element: &web_sys::Element, options: Result<LookupOptions, String>) -> String {
-    let Ok(badge) = render::Badge::mount(element) else {
-        warn("renderBadge: the badge could not be added to the container");
-        return UNKNOWN.into();
-    };
-    let result = match options {
-        Err(problem) => {
-            warn(&format!("renderBadge: {problem}"));
-            Evaluation::invalid_input(problem)
-        }
-        Ok(_) if !render::is_connected(element) => {
-            Evaluation::invalid_input("the container is not in the document".into())
-        }
-        Ok(options) => evaluate(&options).await,
-    };
-    match badge.show(&result) {
-        Ok(()) => result.state.as_str().into(),
-        Err(_) => UNKNOWN.into(),
-    }
 }
 
 async fn evaluate(options: &LookupOptions) -> Evaluation {

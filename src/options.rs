@@ -2,8 +2,7 @@
 
 use js_sys::JSON;
 use wasm_bindgen::JsValue;
-use web_sys::Element;
-use x402_verdict_core::json::{parse_strict, Object, Value};
+use x402_verdict_core::json::{parse_strict, Value};
 use x402_verdict_core::LookupOptions;
 
 /// Reads a JS `options` value through `JSON.stringify`, then lets the core
@@ -32,52 +31,4 @@ fn resolve(base: &str) -> String {
         .and_then(|d| d.base_uri().ok().flatten());
     page.and_then(|page| web_sys::Url::new_with_base(base, &page).ok())
         .map_or_else(|| base.to_owned(), |url| url.href())
-}
-
-/// Reads the options of a `data-x402-verdict` element from its attributes:
-/// `data-base-url`, `data-chain`, `data-pay-to`, `data-resource-url`,
-/// `data-public-key` (one or several base64 keys separated by commas),
-/// `data-timeout-ms` and `data-strict`.
-pub fn from_attributes(element: &Element) -> Result<LookupOptions, String> {
-    let mut options = Object::new();
-    let attr = |name: &str| element.get_attribute(name);
-    for (attribute, key) in [
-        ("data-base-url", "baseUrl"),
-        ("data-chain", "chain"),
-        ("data-pay-to", "payTo"),
-        ("data-resource-url", "resourceUrl"),
-    ] {
-        if let Some(value) = attr(attribute) {
-            let value = if key == "baseUrl" {
-                resolve(&value)
-            } else {
-                value
-            };
-            options.insert(key, Value::String(value));
-        }
-    }
-    if let Some(keys) = attr("data-public-key") {
-        let list = keys
-            .split(',')
-            .map(|k| Value::String(k.trim().to_owned()))
-            .collect();
-        options.insert("publicKey", Value::Array(list));
-    }
-    if let Some(ms) = attr("data-timeout-ms") {
-        let number = ms
-            .trim()
-            .parse::<u32>()
-            .map_or(Value::String(ms), |n| Value::Integer(n.into()));
-        options.insert("timeoutMs", number);
-    }
-    if let Some(strict) = attr("data-strict") {
-        let on = matches!(strict.as_str(), "" | "true" | "strict");
-        let value = if on || strict == "false" {
-            Value::Bool(on)
-        } else {
-            Value::String(strict)
-        };
-        options.insert("strict", value);
-    }
-    LookupOptions::from_json(&Value::Object(options))
 }

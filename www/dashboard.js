@@ -1,4 +1,4 @@
-import { lookupVerdict } from "./pkg/x402_verdict_badge.js";
+import { lookupVerdict } from "./pkg/index.js";
 import { demo, el, optionsFor, ready } from "./demo.js";
 
 const [config] = await Promise.all([demo(), ready]);

@@ -1,5 +1,5 @@
 // Shared by the demo pages: the demo configuration written by scripts/demo.mjs.
-import init from "./pkg/x402_verdict_badge.js";
+import init from "./pkg/index.js";
 
 export const ready = init();
 

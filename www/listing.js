@@ -1,4 +1,4 @@
-import { renderBadge } from "./pkg/x402_verdict_badge.js";
+import { renderBadge } from "./pkg/index.js";
 import { demo, el, optionsFor, ready } from "./demo.js";
 
 const [config] = await Promise.all([demo(), ready]);

@@ -1,0 +1,48 @@
+// Types of the package's entry (index.js).
+import type { BadgeOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
+
+export type { BadgeOptions, BadgeState, VerdictResult };
+
+/** Where the wasm can come from: its URL, a response, its bytes or a compiled module. */
+export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module;
+
+/**
+ * Loads the badge's wasm, from `input` when given, else from next to the
+ * package. Optional: every function loads it on first use. Resolves when the
+ * badge is ready (on the wasm, or on the JavaScript fallback when the wasm
+ * cannot load); never rejects.
+ */
+export default function init(input?: WasmSource | { module_or_path: WasmSource }): Promise<void>;
+
+/**
+ * Renders one badge into `container` (replacing its content; a "checking"
+ * placeholder at once) and resolves to the state it rendered. Never rejects:
+ * a missing container, bad options, a network error, a timeout or a hostile
+ * response resolve to `"unknown"`.
+ */
+export function renderBadge(container: Element | null, options: BadgeOptions): Promise<BadgeState>;
+
+/** Looks one endpoint up and resolves to the structured result. Never rejects. */
+export function lookupVerdict(options: BadgeOptions): Promise<VerdictResult>;
+
+/**
+ * Renders a badge into every `data-x402-verdict` element in `root` (default:
+ * the document), reading its options from `data-*` attributes, and resolves
+ * to their states. A badge whose options did not change is not rendered again.
+ */
+export function renderAll(root?: ParentNode): Promise<BadgeState[]>;
+
+/** `<x402-verdict-badge>`: renders when connected and when an attribute or property changes. */
+export interface VerdictBadgeElement extends HTMLElement, Partial<BadgeOptions> {
+  /** The state rendered: `"checking"` until it settles. */
+  readonly state: BadgeState | "checking";
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "x402-verdict-badge": VerdictBadgeElement;
+  }
+  interface HTMLElementEventMap {
+    "x402-verdict:state": CustomEvent<{ state: BadgeState }>;
+  }
+}

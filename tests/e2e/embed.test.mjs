@@ -1,0 +1,328 @@
+// The badge on pages written outside this repository, served from another
+// origin than the verification service (two loopback servers on different
+// ports), in headless Chromium: the script-tag loader (classic and module,
+// from the site or a CDN), the Content-Security-Policy recipes of the README
+// copied verbatim, the JavaScript fallback when the wasm cannot load, the
+// <x402-verdict-badge> element and late elements, and the JS API on
+// containers of every kind.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
+import { launch } from "../support/browser.mjs";
+import { startOrigin } from "../support/origin.mjs";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const ARTIFACTS = `${ROOT}test-artifacts/`;
+let demo, site, cdn, browser;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [demo, site, cdn, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), startOrigin(), launch()]);
+  for (const origin of [site, cdn]) origin.folders.set("/pkg/", `${ROOT}pkg/`);
+  cdn.cors = true;
+});
+after(async () => {
+  await browser?.close();
+  await Promise.all([demo?.stop(), site?.stop(), cdn?.stop()]);
+});
+
+/** Attributes for a demo endpoint, with the given prefix (`data-` for marked spans). */
+function attributes(name, prefix = "data-", extra = {}) {
+  const { chain, payTo, resourceUrl } = ENDPOINTS[name];
+  const all = { "base-url": demo.url, chain, "pay-to": payTo, "resource-url": resourceUrl, "public-key": demo.publicKey, ...extra };
+  return Object.entries(all).map(([k, v]) => (v === true ? `${prefix}${k}` : `${prefix}${k}="${v}"`)).join(" ");
+}
+const marked = (name, extra) => `<span data-x402-verdict ${attributes(name, "data-", extra)}></span>`;
+const page = (body, head = "") => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>${head}</head><body>${body}</body></html>`;
+
+let pageCount = 0;
+/** Serves `html` from `site` (with `csp`), opens it, and records what a test needs. */
+async function open(html, { csp = null, init, origin = site } = {}) {
+  const path = `/p${++pageCount}.html`;
+  origin.pages.set(path, html);
+  origin.csp = csp;
+  const tab = await browser.newPage({ viewport: { width: 900, height: 600 } });
+  await tab.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
+  if (init) await tab.addInitScript(init);
+  const seen = { warnings: [], errors: [], verdicts: 0 };
+  tab.on("console", (m) => { if (m.type() === "warning") seen.warnings.push(m.text()); });
+  tab.on("pageerror", (e) => seen.errors.push(String(e)));
+  tab.on("request", (r) => { if (r.url().includes("/v0/verdict")) seen.verdicts++; });
+  await tab.goto(origin.url + path);
+  return { tab, seen, violations: () => tab.evaluate(() => window.__violations) };
+}
+
+/** Waits until `count` badges have settled, then reads every badge: state, label, hover text. */
+async function settled(tab, count = 1, shot) {
+  await tab.waitForFunction((n) => {
+    const hosts = document.querySelectorAll(".x402-verdict-badge");
+    return hosts.length >= n && [...hosts].every((h) => h.dataset.state !== "checking");
+  }, count, { timeout: 15000 });
+  if (shot) await tab.screenshot({ path: `${ARTIFACTS}embed-${shot}.png` });
+  return tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => ({
+    state: h.dataset.state,
+    label: h.shadowRoot.querySelector(".label").textContent,
+    tip: h.shadowRoot.querySelector(".tip").textContent,
+    styled: getComputedStyle(h.shadowRoot.querySelector(".badge")).borderTopLeftRadius === "10px",
+  })));
+}
+
+const states = (badges) => badges.map((b) => b.state);
+
+describe("script-tag loader", () => {
+  test("a classic script tag (no type=module) renders every badge", async () => {
+    const { tab, seen } = await open(page(`<p>${marked("verified")} ${marked("revoked")}</p><script src="/pkg/embed.js"></script>`));
+    const badges = await settled(tab, 2, "classic");
+    assert.deepEqual(states(badges), ["human-backed", "revoked"]);
+    assert.equal(badges[0].label, "verified · G");
+    assert.ok(badges.every((b) => b.styled));
+    assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+    await tab.close();
+  });
+
+  test("a module script tag from a CDN folder renders, the wasm resolved next to the loader", async () => {
+    const { tab, seen } = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
+    assert.deepEqual(states(await settled(tab)), ["human-backed"]);
+    assert.ok(cdn.requests.includes("/pkg/x402_verdict_badge_bg.wasm"), "the wasm came from the CDN folder");
+    assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+    await tab.close();
+  });
+
+  test("a CDN without CORS: a classic loader shows unknown and says why; a module loader cannot run at all", async () => {
+    cdn.cors = false;
+    try {
+      const classic = await open(page(`${marked("verified")}<script src="${cdn.url}/pkg/embed.js"></script>`));
+      const [badge] = await settled(classic.tab, 1, "cdn-without-cors");
+      assert.deepEqual([badge.state, badge.label], ["unknown", "unknown"]);
+      assert.match(badge.tip, /could not load/);
+      assert.equal(classic.seen.warnings.length, 1);
+      assert.match(classic.seen.warnings[0], /Access-Control-Allow-Origin/);
+      await classic.tab.close();
+      // The browser refuses a cross-origin module script without CORS before
+      // any of its code runs: nothing can draw (the README says so).
+      const module = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
+      await module.tab.waitForTimeout(500);
+      assert.equal(await module.tab.$$eval(".x402-verdict-badge", (h) => h.length), 0);
+      await module.tab.close();
+    } finally {
+      cdn.cors = true;
+    }
+  });
+
+  test("the wasm arriving 1.5 s late: the placeholder is in the first paint, and nothing shifts", async () => {
+    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
+    site.delays.set(wasm, 1500);
+    try {
+      const { tab, seen } = await open(
+        page(`<p id="line">Operator verification: ${marked("verified")} and the rest of the line.</p><p>Next paragraph.</p>`, `<script src="/pkg/embed.js"></script>`),
+        {
+          init: () => {
+            window.__shift = 0;
+            new PerformanceObserver((list) => list.getEntries().forEach((e) => { window.__shift += e.value; })).observe({ type: "layout-shift", buffered: true });
+            new MutationObserver(() => {
+              if (!window.__drawn && document.querySelector(".x402-verdict-badge")) window.__drawn = performance.now();
+            }).observe(document, { childList: true, subtree: true });
+          },
+        },
+      );
+      const [badge] = await settled(tab, 1, "late-wasm");
+      assert.equal(badge.state, "human-backed");
+      const { drawn, paint, shift, width } = await tab.evaluate(() => ({
+        drawn: window.__drawn,
+        paint: performance.getEntriesByName("first-paint")[0]?.startTime,
+        shift: window.__shift,
+        width: document.querySelector(".x402-verdict-badge").getBoundingClientRect().width,
+      }));
+      assert.ok(paint > 0 && drawn <= paint, `placeholder drawn at ${drawn} ms, first paint at ${paint} ms`);
+      assert.ok(paint < 1500, "the page painted before the wasm arrived");
+      assert.equal(shift, 0, "no layout shift from placeholder to badge");
+      assert.ok(width > 50, `width ${width}`);
+      assert.deepEqual(seen.errors, []);
+      await tab.close();
+    } finally {
+      site.delays.clear();
+    }
+  });
+});
+
+describe("when the wasm cannot load, the JavaScript fallback renders", () => {
+  /** Opens a page with a plain and a strict badge; returns its badges and what was seen. */
+  async function fallback(options, shot) {
+    const { tab, seen } = await open(page(`${marked("verified")} ${marked("verified", { strict: true })} ${marked("revoked")}<script src="/pkg/embed.js"></script>`), options);
+    const badges = await settled(tab, 3, shot);
+    await tab.close();
+    assert.deepEqual(states(badges), ["human-backed", "unknown", "revoked"]);
+    assert.match(badges[0].tip, /could not check the signature/);
+    assert.match(badges[1].tip, /Strict mode/);
+    assert.ok(badges.every((b) => b.styled));
+    assert.deepEqual(seen.errors, []);
+    assert.equal(seen.warnings.length, 1, seen.warnings.join("\n"));
+    return seen.warnings[0];
+  }
+
+  test("a Content-Security-Policy without 'wasm-unsafe-eval'", async () => {
+    const warning = await fallback({ csp: `script-src 'self'; connect-src 'self' ${demo.url}` }, "fallback-csp");
+    assert.match(warning, /add 'wasm-unsafe-eval' to script-src/);
+  });
+
+  test("the .wasm file missing (404)", async () => {
+    site.statuses.set("/pkg/x402_verdict_badge_bg.wasm", 404);
+    try {
+      assert.match(await fallback({}, "fallback-404"), /HTTP 404/);
+    } finally {
+      site.statuses.clear();
+    }
+  });
+
+  test("WebAssembly disabled (as in iOS Lockdown Mode)", async () => {
+    const warning = await fallback({ init: () => { delete globalThis.WebAssembly; } }, "fallback-no-wasm");
+    assert.match(warning, /WebAssembly is unavailable/);
+  });
+});
+
+describe("Content-Security-Policy recipes, copied from the README", () => {
+  const readme = readFileSync(`${ROOT}README.md`, "utf8");
+  const recipes = [...readme.matchAll(/<!-- csp: ([\w-]+) -->\s*```\n([^\n]+)\n```/g)].map(([, name, policy]) => ({ name, policy }));
+
+  test("the README gives three recipes", () => {
+    assert.deepEqual(recipes.map((r) => r.name), ["same-origin", "service-elsewhere", "cdn"]);
+  });
+
+  for (const name of ["same-origin", "service-elsewhere", "cdn"]) {
+    test(`${name}: the badge renders verified, no violation`, async () => {
+      const { policy } = recipes.find((r) => r.name === name);
+      const csp = policy.replaceAll("https://verify.example", demo.url).replaceAll("https://cdn.example", cdn.url);
+      // Same origin: the site passes the verdict path on to the service.
+      const base = name === "same-origin" ? site.url : demo.url;
+      if (name === "same-origin") site.proxy = demo.url;
+      const loader = name === "cdn" ? `${cdn.url}/pkg/embed.js` : "/pkg/embed.js";
+      try {
+        const { tab, seen, violations } = await open(page(`${marked("verified", { "base-url": base })}<script src="${loader}"></script>`), { csp });
+        const [badge] = await settled(tab, 1, `csp-${name}`);
+        assert.equal(badge.state, "human-backed");
+        assert.ok(badge.styled);
+        assert.deepEqual(await violations(), []);
+        assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+        await tab.close();
+      } finally {
+        site.proxy = null;
+      }
+    });
+  }
+});
+
+describe("dynamic pages", () => {
+  test("badges added 500 ms after load, as spans and as <x402-verdict-badge>, render; attribute changes re-render once", async () => {
+    const { tab, seen } = await open(page(`<div id="later"></div><script src="/pkg/embed.js"></script>`));
+    await tab.waitForTimeout(500);
+    await tab.evaluate(([span, element]) => {
+      document.getElementById("later").innerHTML = `<p>${span}</p><p><x402-verdict-badge id="el" ${element}></x402-verdict-badge></p>`;
+      window.__events = [];
+      document.addEventListener("x402-verdict:state", (e) => window.__events.push(e.detail.state));
+    }, [marked("verified"), attributes("revoked", "")]);
+    assert.deepEqual(states(await settled(tab, 2, "added-later")), ["human-backed", "revoked"]);
+    assert.equal(await tab.$eval("#el", (el) => el.state), "revoked");
+    const before = seen.verdicts;
+    // The same value again, then an endpoint change: one render, one request.
+    const { resourceUrl, payTo } = ENDPOINTS.verified;
+    await tab.$eval("#el", (el, [r, p]) => {
+      el.setAttribute("chain", el.getAttribute("chain"));
+      el.setAttribute("resource-url", r);
+      el.setAttribute("pay-to", p);
+    }, [resourceUrl, payTo]);
+    await tab.waitForFunction(() => document.getElementById("el").state === "human-backed");
+    assert.equal(seen.verdicts - before, 1);
+    // A property set from JS (as React 19 and Vue do) re-renders; the same value does not.
+    await tab.$eval("#el", (el) => { el.strict = true; });
+    await tab.waitForFunction(() => window.__events.length === 3);
+    await tab.$eval("#el", (el) => { el.strict = true; });
+    await tab.waitForTimeout(300);
+    assert.deepEqual(await tab.evaluate(() => window.__events), ["revoked", "human-backed", "human-backed"]);
+    assert.equal(seen.verdicts - before, 2);
+    assert.deepEqual(seen.errors, []);
+    await tab.close();
+  });
+});
+
+describe("the JS API never throws and never hangs", () => {
+  test("before init, in template and DOMParser documents, an iframe, a container appended later, any ParentNode", async () => {
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    const options = { baseUrl: demo.url, chain, payTo, resourceUrl, publicKey: demo.publicKey };
+    const { tab, seen } = await open(page(`<div id="here"></div><iframe id="frame" srcdoc="<p id=in></p>"></iframe>
+<template id="tpl"><span id="in-template"></span></template><div id="marked"></div>`));
+    await tab.waitForFunction(() => document.getElementById("frame").contentDocument?.getElementById("in"));
+    const result = await tab.evaluate(async ([options, marked]) => {
+      // No init(): the first call loads the wasm itself.
+      const { renderBadge, renderAll, lookupVerdict } = await import("/pkg/index.js");
+      const template = document.getElementById("tpl").content.getElementById("in-template");
+      const parsed = new DOMParser().parseFromString("<p id=parsed></p>", "text/html").getElementById("parsed");
+      const framed = document.getElementById("frame").contentDocument.getElementById("in");
+      const later = document.createElement("span");
+      const calls = {
+        here: renderBadge(document.getElementById("here"), options),
+        template: renderBadge(template, options),
+        parsed: renderBadge(parsed, options),
+        framed: renderBadge(framed, options),
+        later: renderBadge(later, options),
+        none: renderBadge(null, options),
+        text: renderBadge(document.createTextNode("x"), options),
+        bad: renderBadge(document.getElementById("marked"), { chain: 5 }),
+        lookup: lookupVerdict(options).then((r) => r.state),
+      };
+      const timeout = new Promise((done) => setTimeout(() => done("hung"), 10000));
+      const settledStates = {};
+      for (const [name, promise] of Object.entries(calls)) settledStates[name] = await Promise.race([promise, timeout]);
+      // Attached afterwards: each shows, styled by its new document's sheet.
+      document.body.append(later, document.getElementById("tpl").content, parsed);
+      const shadowHost = document.createElement("div");
+      document.body.append(shadowHost);
+      const root = shadowHost.attachShadow({ mode: "open" });
+      root.innerHTML = marked;
+      const fragment = document.createDocumentFragment();
+      fragment.append(document.createRange().createContextualFragment(marked));
+      const all = { shadow: await renderAll(root), fragment: await renderAll(fragment) };
+      // The same options again: nothing is drawn anew (a render would show "checking" at once).
+      const again = renderAll(root);
+      all.untouched = root.querySelector(".x402-verdict-badge").dataset.state;
+      all.again = await again;
+      all.nothing = await renderAll(42);
+      const look = (host) => ({
+        state: host.dataset.state,
+        label: host.shadowRoot.querySelector(".label").textContent,
+        radius: getComputedStyle(host.shadowRoot.querySelector(".badge")).borderTopLeftRadius,
+        sheets: host.shadowRoot.adoptedStyleSheets.length,
+      });
+      const hostIn = (el) => el.querySelector(".x402-verdict-badge");
+      return {
+        settledStates,
+        all,
+        shown: {
+          later: look(hostIn(later)),
+          template: look(hostIn(document.getElementById("in-template"))),
+          parsed: look(hostIn(document.getElementById("parsed"))),
+          framed: look(hostIn(framed)),
+          sameSheet: hostIn(document.getElementById("here")).shadowRoot.adoptedStyleSheets[0] === hostIn(later).shadowRoot.adoptedStyleSheets[0],
+          frameSheet: hostIn(framed).shadowRoot.adoptedStyleSheets[0] !== hostIn(later).shadowRoot.adoptedStyleSheets[0],
+        },
+      };
+    }, [options, marked("verified")]);
+    await tab.screenshot({ path: `${ARTIFACTS}embed-api.png`, fullPage: true });
+    const verified = "human-backed";
+    assert.deepEqual(result.settledStates, {
+      here: verified, template: verified, parsed: verified, framed: verified, later: verified,
+      none: "unknown", text: "unknown", bad: "unknown", lookup: verified,
+    });
+    assert.deepEqual(result.all, { shadow: [verified], fragment: [verified], untouched: verified, again: [verified], nothing: [] });
+    for (const name of ["later", "template", "parsed", "framed"]) {
+      assert.deepEqual(result.shown[name], { state: verified, label: "verified · G", radius: "10px", sheets: 1 }, name);
+    }
+    assert.ok(result.shown.sameSheet, "one stylesheet per document");
+    assert.ok(result.shown.frameSheet, "the iframe's document has its own");
+    assert.deepEqual(seen.errors, []);
+    await tab.close();
+  });
+});

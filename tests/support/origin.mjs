@@ -1,0 +1,60 @@
+// A web site (or a CDN) on its own loopback port, so that pages under test
+// run on another origin than the verification service: pages from memory,
+// folders from disk (the built package, a Vite build), with the headers,
+// delays and failures a test asks for.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Starts a site; resolves to { url, pages, folders, csp, cors, delays, statuses, requests, stop }.
+ * Mutate `pages` (path → HTML), `folders` (path prefix → directory), `csp` (the
+ * pages' Content-Security-Policy), `cors` (Access-Control-Allow-Origin: * on
+ * every answer), `delays` and `statuses` (path → milliseconds, HTTP status),
+ * `proxy` (a service whose /v0/ paths the site passes on, as a same-origin
+ * deployment would).
+ */
+export async function startOrigin() {
+  const site = { pages: new Map(), folders: new Map(), csp: null, cors: false, proxy: null, delays: new Map(), statuses: new Map(), requests: [] };
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    site.requests.push(path);
+    const headers = site.cors ? { "Access-Control-Allow-Origin": "*" } : {};
+    const send = (status, body, type) => {
+      res.writeHead(status, { ...headers, ...(type ? { "Content-Type": type } : {}) });
+      res.end(body);
+    };
+    if (path === "/favicon.ico") return send(204, "");
+    if (site.delays.has(path)) await sleep(site.delays.get(path));
+    if (site.proxy && path.startsWith("/v0/")) {
+      const upstream = await fetch(site.proxy + req.url);
+      return send(upstream.status, Buffer.from(await upstream.arrayBuffer()), upstream.headers.get("content-type"));
+    }
+    if (site.statuses.has(path)) return send(site.statuses.get(path), "not here", "text/plain");
+    if (site.pages.has(path)) {
+      if (site.csp) headers["Content-Security-Policy"] = site.csp;
+      return send(200, site.pages.get(path), TYPES[".html"]);
+    }
+    for (const [prefix, dir] of site.folders) {
+      if (!path.startsWith(prefix)) continue;
+      const file = normalize(join(dir, path.slice(prefix.length) || "index.html"));
+      if (!file.startsWith(normalize(dir))) break;
+      try {
+        return send(200, await readFile(file), TYPES[extname(file)] ?? "application/octet-stream");
+      } catch {
+        break;
+      }
+    }
+    send(404, "no such file", "text/plain");
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  site.url = `http://127.0.0.1:${server.address().port}`;
+  site.stop = () => new Promise((done) => {
+    server.closeAllConnections?.();
+    server.close(done);
+  });
+  return site;
+}
