@@ -1,7 +1,7 @@
 // Adds the package's JavaScript to the wasm-pack build in <pkg dir> (run by
 // scripts/build.sh after scripts/minify.mjs):
 //
-// - badge.js (the badge's DOM, also imported by the wasm's glue, which
+// - badge.js (the badge's DOM and its stylesheet, compacted; also imported by the wasm's glue, which
 //   wasm-bindgen pointed at its own copy under snippets/: the glue is
 //   rewritten to import ./badge.js, so a page loads it once), index.js (the
 //   package's entry), fallback.js (loaded only when the wasm fails) and
@@ -17,7 +17,12 @@ import { join } from "node:path";
 import { minify } from "terser";
 
 const dir = process.argv[2] ?? "pkg";
-const source = (name) => readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8");
+/** Collapses the badge's stylesheet (a template literal): no comments, no needless spaces. */
+const compactCss = (code) => code.replace(/const CSS = `([^`]*)`;/, (_, css) => {
+  const compact = css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};:,])\s*/g, "$1").trim();
+  return `const CSS = \`${compact}\`;`;
+});
+const source = (name) => compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8"));
 const options = { module: true, compress: { passes: 2 }, mangle: true };
 
 for (const name of ["badge.js", "index.js", "fallback.js"]) {

@@ -326,3 +326,17 @@ describe("the JS API never throws and never hangs", () => {
     await tab.close();
   });
 });
+
+describe("the element before its definition", () => {
+  test("properties a framework set before the package loaded are kept (the element upgrades with them)", async () => {
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    const options = { baseUrl: demo.url, chain, payTo, resourceUrl, publicKey: [demo.publicKey] };
+    const early = `const el = document.createElement("x402-verdict-badge"); Object.assign(el, ${JSON.stringify(options)}); document.body.append(el);`;
+    const { tab, seen } = await open(page(`<script>${early}</script><script src="/pkg/embed.js"></script>`));
+    await tab.waitForFunction(() => document.querySelector("x402-verdict-badge")?.state === "human-backed", null, { timeout: 15000 });
+    assert.deepEqual(states(await settled(tab, 1, "upgraded")), ["human-backed"]);
+    assert.deepEqual(await tab.$eval("x402-verdict-badge", (el) => [el.chain, Object.hasOwn(el, "chain")]), [chain, false]);
+    assert.deepEqual(seen.errors, []);
+    await tab.close();
+  });
+});
