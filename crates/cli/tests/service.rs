@@ -127,6 +127,43 @@ async fn every_outcome_through_http() {
     assert!(line.trim_end().ends_with("; signature valid."), "{line}");
 }
 
+/// A registry entry listed under `base` answers a lookup naming the chain by
+/// its CAIP-2 id (as an x402 v2 challenge does), attested and published
+/// alike, and the verdict echoes the name asked for; another chain is not it.
+#[tokio::test]
+async fn a_chain_is_found_under_its_alias() {
+    let (_dir, key, service) = start_demo().await;
+    let ask = |chain: &'static str, path: &str| {
+        let resource = format!("{R}{path}");
+        let (base, key) = (service.url.clone(), key.clone());
+        async move {
+            let mut args = lookup_args(&base, &resource, &[&key]);
+            assert_eq!(args[4], CHAIN);
+            args[4] = chain;
+            args.push("--json");
+            let (code, out, err) = run(&args).await;
+            assert_eq!(code, 0, "{err}");
+            serde_json::from_str::<Value>(&out).unwrap()
+        }
+    };
+    for path in ["good", "foreign"] {
+        let got = ask("eip155:8453", path).await;
+        assert_eq!(got["state"], "human-backed", "{path}: {got}");
+    }
+    let url = format!(
+        "{}/v0/verdict?chain=eip155%3A8453&payTo={PAY_TO}&resourceUrl={}",
+        service.url,
+        format!("{R}good").replace(':', "%3A").replace('/', "%2F")
+    );
+    let body: Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+    assert_eq!(body["verdict"]["chain"], "eip155:8453");
+    let other = ask("eip155:84532", "good").await;
+    assert_eq!(
+        (&other["state"], &other["reason"]),
+        (&json!("unknown"), &json!("not_listed"))
+    );
+}
+
 #[tokio::test]
 async fn rotated_keys_stay_published_and_select_by_key_id() {
     let dir = scratch("rotate");
@@ -276,6 +313,29 @@ async fn refuses_to_start_on_bad_files() {
     let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("x402-verdict: {r}: attestations[1]: recheckEveryHours is not an integer from 1 to 8760"));
+    // One endpoint listed twice, once under each name of its chain.
+    let mut alias = attestation("https://a.example/ok", "active", 1, 10);
+    alias["chain"] = json!("eip155:8453");
+    std::fs::write(
+        &registry,
+        json!({"attestations": [attestation("https://a.example/ok", "active", 1, 10), alias]})
+            .to_string(),
+    )
+    .unwrap();
+    // (Were the two accepted, the service would run: bounded, and killed then.)
+    let serve = tokio::process::Command::new(BIN)
+        .args(args)
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(30), serve)
+        .await
+        .expect("serve refuses to start")
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!("x402-verdict: {r}: attestations[1]: another entry already names this endpoint")
+    );
     // A duplicate name is refused, not silently merged (serde_json would keep the last).
     std::fs::write(
         &registry,

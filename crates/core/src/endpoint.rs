@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::network::same_chain;
+
 /// The longest a `chain`, `payTo` or `resourceUrl` may be, in bytes.
 pub const MAX_FIELD_BYTES: usize = 512;
 
@@ -63,11 +65,12 @@ impl Endpoint {
         &self.resource_url
     }
 
-    /// Whether `(chain, pay_to, resource_url)` names this endpoint: `chain` and
+    /// Whether `(chain, pay_to, resource_url)` names this endpoint: `chain`
+    /// exactly or by its alias ([`same_chain`]: `base` is `eip155:8453`),
     /// `resourceUrl` exactly, `payTo` exactly or, for two EVM addresses,
     /// ignoring ASCII case.
     pub fn is(&self, chain: &str, pay_to: &str, resource_url: &str) -> bool {
-        self.chain == chain
+        same_chain(&self.chain, chain)
             && self.resource_url == resource_url
             && same_address(&self.pay_to, pay_to)
     }
@@ -85,7 +88,9 @@ fn is_evm_address(s: &str) -> bool {
         .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
+/// Checks one value that names part of an endpoint: non-empty, at most 512
+/// bytes, no control character.
+pub(crate) fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
     let problem = if value.is_empty() {
         "is empty"
     } else if value.len() > MAX_FIELD_BYTES {
@@ -123,6 +128,16 @@ mod tests {
         assert!(e.is("base", EVM, "https://a.example/x"));
         assert!(!e.is("Base", EVM, "https://a.example/x"));
         assert!(!e.is("base", EVM, "https://a.example/X"));
+        assert!(!e.is("base-sepolia", EVM, "https://a.example/x"));
+    }
+
+    #[test]
+    fn a_chain_matches_its_alias() {
+        let e = Endpoint::new("base", EVM, "https://a.example/x").unwrap();
+        assert!(e.is("eip155:8453", EVM, "https://a.example/x"));
+        let e = Endpoint::new("eip155:8453", EVM, "https://a.example/x").unwrap();
+        assert!(e.is("base", &EVM.to_lowercase(), "https://a.example/x"));
+        assert!(!e.is("eip155:84532", EVM, "https://a.example/x"));
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!   canonical form of the `verdict` object as received ([`json`] writes it
 //!   for the values a verdict can hold), and strict Ed25519 over it
 //!   ([`signing`]);
-//! - the endpoint identity and its matching rule ([`endpoint`]);
+//! - the endpoint identity and its matching rule ([`endpoint`]), where a
+//!   well-known network's two names are one chain ([`network`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]).
 //!
@@ -37,6 +38,7 @@ pub mod endpoint;
 pub mod evaluate;
 pub mod json;
 pub mod keys;
+pub mod network;
 pub mod options;
 pub mod request;
 pub mod signing;
@@ -50,6 +52,7 @@ pub use evaluate::{
     EVALUATION_SCHEMA,
 };
 pub use keys::{KeyId, TrustedKeys};
+pub use network::{canonical_chain, same_chain};
 pub use options::LookupOptions;
 pub use request::{BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 pub use signing::{sign_verdict, SignatureStatus};

@@ -210,6 +210,21 @@ fn every_reason() {
         State::HumanBacked
     );
 
+    // A verdict naming the chain by its CAIP-2 alias is about this endpoint;
+    // a verdict about another chain is not.
+    let mut alias = verdict("human_backed", -60);
+    alias.insert("chain".into(), json!("eip155:8453"));
+    assert_eq!(
+        evaluate(&l, &sign_verdict(alias, &key).unwrap()).state,
+        State::HumanBacked
+    );
+    let mut testnet = verdict("human_backed", -60);
+    testnet.insert("chain".into(), json!("eip155:84532"));
+    assert_eq!(
+        evaluate(&l, &sign_verdict(testnet, &key).unwrap()).reason,
+        Some(Reason::EndpointMismatch)
+    );
+
     let http = |status: u16, body: &[u8]| l.evaluate(Response::Http { status, body }, now);
     assert_eq!(
         (http(404, b"").outcome, http(404, b"").reason),
