@@ -169,6 +169,11 @@ describe("when the wasm cannot load, the JavaScript fallback renders", () => {
     assert.match(warning, /add 'wasm-unsafe-eval' to script-src/);
   });
 
+  test("the README's first snippet as many paste it: connect-src without the package's origin", async () => {
+    const warning = await fallback({ csp: `script-src 'self' 'wasm-unsafe-eval'; connect-src ${demo.url}` }, "fallback-connect-src");
+    assert.match(warning, /could not be fetched: allow its origin in the Content-Security-Policy's connect-src/);
+  });
+
   test("the .wasm file missing (404)", async () => {
     site.statuses.set("/pkg/x402_verdict_badge_bg.wasm", 404);
     try {
