@@ -7,37 +7,46 @@
 
 const CSS = `:host {
   all: initial;
+  /* The page's colour scheme (its color-scheme property or meta tag), not the OS's. */
+  color-scheme: inherit;
+  /* The surrounding text's size: the badge scales with it. */
+  font-size: inherit;
+  font-family: var(--x402-verdict-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   display: inline-block;
   position: relative;
   vertical-align: middle;
   line-height: 0;
 }
+:host([data-theme="light"]) { color-scheme: light; }
+:host([data-theme="dark"]) { color-scheme: dark; }
 .badge {
   display: inline-flex;
   align-items: center;
-  gap: 5px;
+  gap: 0.4em;
   box-sizing: border-box;
   /* Room for the common labels ("verified · A+", "not verified"), so that
      nothing on the line moves when the placeholder becomes the result
      (the mark and label stay where they are: left-aligned). */
   min-width: 9.25em;
-  height: 20px;
-  padding: 0 8px 0 6px;
-  border: 1px solid #8a8f98;
-  border-radius: 10px;
-  background: #f4f5f7;
-  color: #30343b;
-  font: 500 12px/18px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  height: calc(1.5em + 2px);
+  padding: 0 0.67em 0 0.5em;
+  border: 1px solid var(--x402-verdict-border, light-dark(#8a8f98, #6b717c));
+  border-radius: var(--x402-verdict-radius, calc(0.75em + 1px));
+  background: var(--x402-verdict-background, light-dark(#f4f5f7, #2a2e35));
+  color: var(--x402-verdict-color, light-dark(#30343b, #e6e8eb));
+  font-size: clamp(11px, 0.8em, 20px);
+  font-weight: 500;
+  line-height: 1.5;
   white-space: nowrap;
   cursor: default;
 }
 .badge:focus-visible {
-  outline: 2px solid #1a5fd0;
+  outline: 2px solid light-dark(#1a5fd0, #8ab4f8);
   outline-offset: 2px;
 }
 .mark {
   display: inline-block;
-  width: 12px;
+  width: 1em;
   text-align: center;
   font-weight: 700;
 }
@@ -45,42 +54,57 @@ const CSS = `:host {
 .badge[data-state="unknown"] .mark::before { content: "?"; }
 .badge[data-state="human-backed"] .mark::before { content: "✓"; }
 .badge[data-state="revoked"] .mark::before { content: "✕"; }
-.badge[data-state="human-backed"] { border-color: #1f7a3f; background: #e8f5ec; color: #14532b; }
-.badge[data-state="revoked"] { border-color: #b42318; background: #fdeceb; color: #7a1a12; }
+.badge[data-state="human-backed"] {
+  border-color: var(--x402-verdict-verified-border, light-dark(#1f7a3f, #3fa56a));
+  background: var(--x402-verdict-verified-background, light-dark(#e8f5ec, #12301d));
+  color: var(--x402-verdict-verified-color, light-dark(#14532b, #b7ebc6));
+}
+.badge[data-state="revoked"] {
+  border-color: var(--x402-verdict-revoked-border, light-dark(#b42318, #e0574a));
+  background: var(--x402-verdict-revoked-background, light-dark(#fdeceb, #3a1512));
+  color: var(--x402-verdict-revoked-color, light-dark(#7a1a12, #f8c4be));
+}
+/* Hidden, the hover text takes no room (it never widens the page). */
 .tip {
+  display: none;
   position: absolute;
   top: calc(100% + 6px);
   left: 0;
   z-index: 2147483647;
   box-sizing: border-box;
   width: max-content;
-  max-width: 280px;
-  padding: 6px 8px;
+  max-width: min(23em, calc(100vw - 16px));
+  padding: 0.5em 0.67em;
+  border: 1px solid light-dark(#1f2329, #8a8f98);
   border-radius: 6px;
-  background: #1f2329;
-  color: #fff;
-  font: 400 12px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  background: var(--x402-verdict-tip-background, #1f2329);
+  color: var(--x402-verdict-tip-color, #fff);
+  font-size: clamp(11px, 0.8em, 20px);
+  line-height: 1.4;
   white-space: normal;
-  visibility: hidden;
-  opacity: 0;
-  transition: opacity 120ms ease-in;
   pointer-events: none;
 }
 .badge:hover + .tip,
 .badge:focus + .tip {
-  visibility: visible;
-  opacity: 1;
+  display: block;
 }
-@media (prefers-color-scheme: dark) {
-  .badge { background: #2a2e35; color: #e6e8eb; border-color: #6b717c; }
-  .badge[data-state="human-backed"] { background: #12301d; color: #b7ebc6; border-color: #3fa56a; }
-  .badge[data-state="revoked"] { background: #3a1512; color: #f8c4be; border-color: #e0574a; }
+:host([data-dismissed]) .tip {
+  display: none;
+}
+/* Where anchor positioning exists: fixed to the viewport (out of any
+   overflow: hidden box), below the badge, flipped to stay on screen. */
+@supports (anchor-name: --a) {
+  .badge { anchor-name: --x402-verdict-badge; }
+  .tip {
+    position: fixed;
+    position-anchor: --x402-verdict-badge;
+    top: calc(anchor(bottom) + 6px);
+    left: anchor(left);
+    position-try-fallbacks: flip-inline, flip-block, flip-block flip-inline;
+  }
 }
 @media (forced-colors: active) {
   .badge { border-color: CanvasText; }
-}
-@media (prefers-reduced-motion: reduce) {
-  .tip { transition: none; }
 }`;
 
 /** The class of the element a badge puts in its container. */
@@ -151,15 +175,28 @@ export function mount(container) {
       host.className = CLASS;
       const root = host.attachShadow({ mode: "open" });
       const badge = element(doc, root, "badge", { part: "badge", tabindex: "0", role: "group", "aria-describedby": "tip" });
-      element(doc, badge, "mark", { "aria-hidden": "true" });
-      element(doc, badge, "label");
-      element(doc, root, "tip", { id: "tip", role: "tooltip" });
+      element(doc, badge, "mark", { part: "mark", "aria-hidden": "true" });
+      element(doc, badge, "label", { part: "label" });
+      element(doc, root, "tip", { part: "tip", id: "tip", role: "tooltip" });
+      // Escape closes the hover text until the pointer leaves or focus moves on.
+      badge.addEventListener("keydown", (event) => event.key === "Escape" && host.setAttribute("data-dismissed", ""));
+      for (const type of ["blur", "pointerleave"]) badge.addEventListener(type, () => host.removeAttribute("data-dismissed"));
       container.replaceChildren(host);
     }
     show(host, "checking", "checking", "Checking the verification service…");
     return host;
   } catch {
     return null;
+  }
+}
+
+/** Forces the light or dark badge (`theme`: "light", "dark"); anything else follows the page. */
+export function setTheme(host, theme) {
+  try {
+    if (theme === "light" || theme === "dark") host.setAttribute("data-theme", theme);
+    else host.removeAttribute("data-theme");
+  } catch {
+    // No host: nothing to theme.
   }
 }
 

@@ -12,7 +12,7 @@
 // the wasm and renders each badge. When the package cannot load, every badge
 // reads "unknown" and one console.warn says why.
 //
-// scripts/package-js.mjs puts js/badge.js (mount, show) in front of this code,
+// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show) in front of this code,
 // in one function scope, and minifies the whole.
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 
@@ -37,6 +37,7 @@ function draw(root) {
   for (const element of markedUnder(root)) {
     if (!failed && element.firstElementChild?.shadowRoot) continue;
     const host = mount(element);
+    setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
     if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
   }
 }

@@ -1,7 +1,13 @@
 // Types of the package's entry (index.js).
-import type { BadgeOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
+import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
 
-export type { BadgeOptions, BadgeState, VerdictResult };
+export type { BadgeState, VerdictResult };
+
+/** Options of one badge: the lookup's, and its theme. */
+export interface BadgeOptions extends LookupOptions {
+  /** `"light"` or `"dark"` forces the badge's colours; `"auto"` (the default) follows the page's `color-scheme`. */
+  theme?: "light" | "dark" | "auto";
+}
 
 /** Where the wasm can come from: its URL, a response, its bytes or a compiled module. */
 export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module;

@@ -9,7 +9,7 @@
 // what to change. Every function returns a promise that settles and never
 // rejects. It also defines the <x402-verdict-badge> element.
 import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
-import { mount, show } from "./badge.js";
+import { mount, setTheme, show } from "./badge.js";
 
 const UNKNOWN = "unknown";
 const WASM = "x402_verdict_badge_bg.wasm";
@@ -94,6 +94,7 @@ function snapshot(options) {
 export function renderBadge(container, options) {
   const host = mount(container);
   const copy = snapshot(options);
+  setTheme(host, copy?.theme);
   return ready()
     .then((e) => e.renderBadge(container, copy))
     .catch(() => {
@@ -112,7 +113,7 @@ export function lookupVerdict(options) {
 
 // ---- options from attributes ----
 
-const FIELDS = ["baseUrl", "chain", "payTo", "resourceUrl", "publicKey", "timeoutMs", "strict"];
+const FIELDS = ["baseUrl", "chain", "payTo", "resourceUrl", "publicKey", "timeoutMs", "strict", "theme"];
 const attributeOf = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const SELECTOR = "[data-x402-verdict]";
 
@@ -174,7 +175,7 @@ const STATE_EVENT = "x402-verdict:state";
 
 /**
  * `<x402-verdict-badge base-url chain pay-to resource-url public-key
- * timeout-ms strict>`: renders when connected and again when an attribute or
+ * timeout-ms strict theme>`: renders when connected and again when an attribute or
  * property changes (`el.publicKey = [...]`), never twice for the same
  * options. `state` is the state rendered (`checking` before); an
  * `x402-verdict:state` event (detail: `{ state }`) fires when it settles.
@@ -238,8 +239,13 @@ class VerdictBadge extends (globalThis.HTMLElement ?? Object) {
       this.#scheduled = false;
       if (!this.isConnected) return;
       const options = { ...fromAttributes(this, ""), ...this.#properties };
-      const key = keyOf(options);
-      if (key === this.#key && this.firstElementChild?.shadowRoot) return;
+      // A new theme is drawn at once; only a new lookup renders again.
+      const { theme, ...lookup } = options;
+      const key = keyOf(lookup);
+      if (key === this.#key && this.firstElementChild?.shadowRoot) {
+        setTheme(this.firstElementChild, theme);
+        return;
+      }
       this.#key = key;
       this.#state = "checking";
       const pending = (this.#pending = renderBadge(this, options));

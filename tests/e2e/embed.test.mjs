@@ -67,7 +67,7 @@ async function settled(tab, count = 1, shot) {
     state: h.dataset.state,
     label: h.shadowRoot.querySelector(".label").textContent,
     tip: h.shadowRoot.querySelector(".tip").textContent,
-    styled: getComputedStyle(h.shadowRoot.querySelector(".badge")).borderTopLeftRadius === "10px",
+    styled: getComputedStyle(h.shadowRoot.querySelector(".badge")).display === "inline-flex",
   })));
 }
 
@@ -298,7 +298,7 @@ describe("the JS API never throws and never hangs", () => {
       const look = (host) => ({
         state: host.dataset.state,
         label: host.shadowRoot.querySelector(".label").textContent,
-        radius: getComputedStyle(host.shadowRoot.querySelector(".badge")).borderTopLeftRadius,
+        display: getComputedStyle(host.shadowRoot.querySelector(".badge")).display,
         sheets: host.shadowRoot.adoptedStyleSheets.length,
       });
       const hostIn = (el) => el.querySelector(".x402-verdict-badge");
@@ -323,7 +323,7 @@ describe("the JS API never throws and never hangs", () => {
     });
     assert.deepEqual(result.all, { shadow: [verified], fragment: [verified], untouched: verified, again: [verified], nothing: [] });
     for (const name of ["later", "template", "parsed", "framed"]) {
-      assert.deepEqual(result.shown[name], { state: verified, label: "verified · G", radius: "10px", sheets: 1 }, name);
+      assert.deepEqual(result.shown[name], { state: verified, label: "verified · G", display: "inline-flex", sheets: 1 }, name);
     }
     assert.ok(result.shown.sameSheet, "one stylesheet per document");
     assert.ok(result.shown.frameSheet, "the iframe's document has its own");

@@ -127,16 +127,16 @@ describe("www pages", () => {
     const heights = await page.$$eval(".x402-verdict-badge", (hs) => hs.map((h) => h.getBoundingClientRect().height));
     assert.equal(new Set(heights).size, 1, `heights ${heights}`);
     // Keyboard: Tab focuses the first badge and shows its hover text.
-    const hidden = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).visibility);
-    assert.equal(hidden, "hidden");
+    const hidden = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
+    assert.equal(hidden, "none");
     await page.keyboard.press("Tab");
     for (let i = 0; i < 10; i++) {
       const focused = await page.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"));
       if (focused) break;
       await page.keyboard.press("Tab");
     }
-    const shown = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).visibility);
-    assert.equal(shown, "visible");
+    const shown = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
+    assert.equal(shown, "block");
     await page.screenshot({ path: `${ARTIFACTS}states-focused.png` });
     // The one violation allowed: the deliberately unreachable service is another origin.
     for (const v of await violations()) {

@@ -2,12 +2,13 @@
 // run on another origin than the verification service: pages from memory,
 // folders from disk (the built package, a Vite build), with the headers,
 // delays and failures a test asks for.
-import { createServer } from "node:http";
+import { createServer, get } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+// Unref'd: a delayed answer never keeps a finished test run alive.
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms).unref());
 
 /**
  * Starts a site; resolves to { url, pages, folders, csp, cors, delays, statuses, requests, stop }.
@@ -30,8 +31,12 @@ export async function startOrigin() {
     if (path === "/favicon.ico") return send(204, "");
     if (site.delays.has(path)) await sleep(site.delays.get(path));
     if (site.proxy && path.startsWith("/v0/")) {
-      const upstream = await fetch(site.proxy + req.url);
-      return send(upstream.status, Buffer.from(await upstream.arrayBuffer()), upstream.headers.get("content-type"));
+      // A connection per request (no keep-alive), so that the service stops at once.
+      return get(site.proxy + req.url, { agent: false }, (upstream) => {
+        const chunks = [];
+        upstream.on("data", (c) => chunks.push(c));
+        upstream.on("end", () => send(upstream.statusCode, Buffer.concat(chunks), upstream.headers["content-type"]));
+      }).on("error", () => send(502, "no service", "text/plain"));
     }
     if (site.statuses.has(path)) return send(site.statuses.get(path), "not here", "text/plain");
     if (site.pages.has(path)) {
