@@ -315,6 +315,13 @@ function readVerdict(body) {
 
 // ---- evaluation (the core's evaluate::Lookup::evaluate) ----
 
+/**
+ * The core's network aliases (x402 v1 name, CAIP-2 id): NETWORK_ALIASES in
+ * crates/core/src/network.rs, copied in by scripts/package-js.mjs.
+ */
+const NETWORK_ALIASES = /* NETWORK_ALIASES */ [];
+const canonicalChain = (chain) => NETWORK_ALIASES.find(([v1]) => v1 === chain)?.[1] ?? chain;
+const sameChain = (a, b) => canonicalChain(a) === canonicalChain(b);
 const isEvmAddress = (s) => /^0x[0-9a-fA-F]{40}$/.test(s);
 const sameAddress = (a, b) => a === b || (isEvmAddress(a) && isEvmAddress(b) && a.toLowerCase() === b.toLowerCase());
 
@@ -339,7 +346,7 @@ function evaluate(options, fetched, now) {
     return withoutVerdict("no_response", "malformed", e instanceof Problem ? e.message : "not strict JSON: invalid UTF-8");
   }
   const [chain, payTo, resourceUrl] = v.endpoint;
-  if (chain !== options.chain || resourceUrl !== options.resourceUrl || !sameAddress(payTo, options.payTo)) {
+  if (!sameChain(chain, options.chain) || resourceUrl !== options.resourceUrl || !sameAddress(payTo, options.payTo)) {
     return withoutVerdict("no_response", "endpoint_mismatch");
   }
   const timed = v.verifiedAt !== undefined && v.recheckEveryHours !== undefined;

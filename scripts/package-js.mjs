@@ -22,7 +22,16 @@ const compactCss = (code) => code.replace(/const CSS = `([^`]*)`;/, (_, css) => 
   const compact = css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};:,])\s*/g, "$1").trim();
   return `const CSS = \`${compact}\`;`;
 });
-const source = (name) => compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8"));
+/** The core's network aliases (crates/core/src/network.rs), for the fallback's endpoint binding. */
+function networkAliases() {
+  const rust = readFileSync(new URL("../crates/core/src/network.rs", import.meta.url), "utf8");
+  const table = /pub const NETWORK_ALIASES: &\[\(&str, &str\)\] = &\[([^\]]*)\];/.exec(rust)?.[1] ?? "";
+  const pairs = [...table.matchAll(/\("([^"]+)", "([^"]+)"\)/g)].map(([, v1, caip2]) => [v1, caip2]);
+  if (pairs.length < 2) throw new Error("package-js: NETWORK_ALIASES not found in crates/core/src/network.rs");
+  return pairs;
+}
+const withAliases = (code) => code.replace("/* NETWORK_ALIASES */ []", () => JSON.stringify(networkAliases()));
+const source = (name) => withAliases(compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
 const options = { module: true, compress: { passes: 2 }, mangle: true };
 
 for (const name of ["badge.js", "index.js", "fallback.js"]) {

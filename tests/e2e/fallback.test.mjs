@@ -41,7 +41,8 @@ const ANSWERS = {
   "verified 200 s ahead (within the skew)": [200, doc({ verifiedAt: at(200) })],
   "payTo in other case": [200, doc({ payTo: ENDPOINT.payTo.toLowerCase() })],
   "another payTo": [200, doc({ payTo: "0x1111111111111111111111111111111111111111" })],
-  "another chain": [200, doc({ chain: "eip155:8453" })],
+  "another chain": [200, doc({ chain: "eip155:84532" })],
+  "the chain by its alias": [200, doc({ chain: "eip155:8453" })],
   "resourceUrl with a slash": [200, doc({ resourceUrl: `${ENDPOINT.resourceUrl}/` })],
   "leap second": [200, doc({ verifiedAt: `${at(-3600).slice(0, 17)}60Z` })],
   "time with nanoseconds": [200, doc({ verifiedAt: at(-3600).replace("Z", ".123456789Z") })],
@@ -107,6 +108,7 @@ const ANSWERS = {
 const CASES = [
   ...Object.keys(ANSWERS).map((name) => [name, name === "stalls" ? { timeoutMs: 300 } : {}]),
   ["strict mode", { base: "fresh", strict: true }],
+  ["asked by the chain's CAIP-2 id", { base: "fresh", chain: "eip155:8453" }],
   ["strict mode, revoked", { base: "revoked", strict: true }],
   ["nothing listens", { baseUrl: "http://127.0.0.1:9" }],
   ["no base URL", { baseUrl: null }],
