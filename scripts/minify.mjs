@@ -3,7 +3,9 @@
 // 1. binaryen's wasm-opt gives the wasm's imports, exports and import module
 //    one- or two-letter names (wasm-bindgen names each import after its JS
 //    function plus a 16-digit hash, which gzip cannot compress), and prints
-//    the old-to-new mapping;
+//    the old-to-new mapping; it also drops the `producers` and
+//    `target_features` sections, which only tools read (this is the last
+//    wasm-opt run: earlier ones read the features from the latter);
 // 2. the JS glue and the `InitOutput` type are rewritten with that mapping,
 //    and the build fails if any old name is left behind;
 // 3. terser minifies the glue.
@@ -37,7 +39,7 @@ if (!glue.includes(JSON.stringify(module))) {
 // binaryen from npm, never Debian's.
 const wasmOpt = fileURLToPath(new URL("../node_modules/.bin/wasm-opt", import.meta.url));
 const mapping = JSON.parse(
-  execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", files.wasm, "-o", files.wasm], {
+  execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", "--strip-producers", "--strip-target-features", files.wasm, "-o", files.wasm], {
     encoding: "utf8",
   }),
 );

@@ -47,39 +47,37 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
     }
 }
 
-/// Fetched as a JS value, so that every waiter can read it: `[status, bytes]` or `[failure]`.
+/// The failures, numbered by their place here for [`encode`] and [`decode`].
+const FAILURES: [FetchFailure; 4] = [
+    FetchFailure::Network,
+    FetchFailure::Timeout,
+    FetchFailure::TooLarge,
+    FetchFailure::Redirected,
+];
+
+/// Fetched as a JS value, so that every waiter can read it: `[status, bytes]`,
+/// or a failure's number in [`FAILURES`].
 fn encode(fetched: &Fetched) -> JsValue {
     match fetched {
         Ok((status, body)) => {
             Array::of2(&JsValue::from(*status), &Uint8Array::from(body.as_slice())).into()
         }
-        Err(failure) => {
-            let code = match failure {
-                FetchFailure::Timeout => "timeout",
-                FetchFailure::Network => "network",
-                FetchFailure::TooLarge => "too_large",
-                FetchFailure::Redirected => "redirected",
-            };
-            Array::of1(&JsValue::from_str(code)).into()
-        }
+        Err(failure) => JsValue::from(FAILURES.iter().position(|f| f == failure).unwrap_or(0)),
     }
 }
 
 fn decode(value: &JsValue) -> Fetched {
-    let parts: Array = value.clone().unchecked_into();
-    let first = parts.get(0);
-    match first.as_f64() {
-        Some(status) => Ok((
-            status as u16,
-            parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
-        )),
-        None => Err(match first.as_string().as_deref() {
-            Some("timeout") => FetchFailure::Timeout,
-            Some("too_large") => FetchFailure::TooLarge,
-            Some("redirected") => FetchFailure::Redirected,
-            _ => FetchFailure::Network,
-        }),
+    if let Some(number) = value.as_f64() {
+        return Err(FAILURES
+            .get(number as usize)
+            .copied()
+            .unwrap_or(FetchFailure::Network));
     }
+    let parts: Array = value.clone().unchecked_into();
+    Ok((
+        parts.get(0).as_f64().unwrap_or_default() as u16,
+        parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
+    ))
 }
 
 async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> Fetched {

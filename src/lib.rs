@@ -112,8 +112,15 @@ pub fn lookup_verdict(
             Ok(options) => evaluate(&options).await,
             Err(problem) => Evaluation::invalid_input(problem),
         };
-        js_sys::JSON::parse(&result.to_json()).unwrap_or(JsValue::NULL)
+        to_js(&result)
     }))
+}
+
+/// A value the package returns, as a plain JS object, through serde.
+fn to_js(value: &impl serde::Serialize) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }
 
 /// Runs `future` on the microtask queue and returns a promise of its value

@@ -313,6 +313,88 @@ async fn garbage_options_and_containers_resolve_unknown() {
     );
 }
 
+/// The `detail` of a lookup whose options are the JS expression `source`.
+async fn detail_of(source: &str) -> String {
+    let result = lookup_verdict(js_sys::eval(source).unwrap()).await;
+    assert_eq!(
+        Reflect::get(&result, &"reason".into()).unwrap(),
+        "invalid_input",
+        "{source}"
+    );
+    Reflect::get(&result, &"detail".into())
+        .unwrap()
+        .as_string()
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn options_that_json_cannot_hold_are_named_never_defaulted() {
+    let endpoint = "chain: 'c', payTo: 'p', resourceUrl: 'r'";
+    for (option, named) in [
+        (
+            "timeoutMs: NaN",
+            "timeoutMs must be a whole number of milliseconds from 1 to 60000",
+        ),
+        (
+            "timeoutMs: Infinity",
+            "timeoutMs must be a whole number of milliseconds from 1 to 60000",
+        ),
+        ("timeoutMs: 2000n", "timeoutMs is a BigInt, not a number"),
+        ("baseUrl: ''", "baseUrl is empty"),
+        ("strict: NaN", "strict must be true or false"),
+        (
+            "get baseUrl() { throw new Error('no') }",
+            "baseUrl could not be read",
+        ),
+        ("publicKey: [1n]", "publicKey is a BigInt, not a number"),
+    ] {
+        assert_eq!(
+            detail_of(&format!("({{ {endpoint}, {option} }})")).await,
+            named,
+            "{option}"
+        );
+    }
+    // Every invalid option at once, each named, in the order of the table.
+    assert_eq!(
+        detail_of(
+            "({ baseUrl: '', get chain() { throw 1 }, payTo: NaN, resourceUrl: 'r', \
+               publicKey: () => 1, timeoutMs: 10n, strict: Infinity })"
+        )
+        .await,
+        "baseUrl is empty; chain could not be read; payTo must be a string; \
+         publicKey is not a JSON value; timeoutMs is a BigInt, not a number; strict must be true or false"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn options_made_in_another_realm_work() {
+    // JSON.parse of an iframe's window makes the objects and arrays of that realm.
+    let parse: js_sys::Function = js_sys::eval(
+        "(() => { const f = document.createElement('iframe'); document.body.append(f); \
+          return f.contentWindow.JSON.parse; })()",
+    )
+    .unwrap()
+    .unchecked_into();
+    let key = demo()["publicKey"].clone();
+    let doc = json!({"keys": [{"algorithm": "Ed25519", "publicKey": key, "status": "current"}]});
+    for public_key in [json!([key]), doc] {
+        let local = options(service(), "verified", json!({ "publicKey": public_key }));
+        let text = JSON::stringify(&local).unwrap();
+        let foreign = parse.call1(&JsValue::NULL, &text).unwrap();
+        assert!(
+            !foreign.is_instance_of::<js_sys::Object>(),
+            "from another realm"
+        );
+        let result = lookup_verdict(foreign).await;
+        let get = |k: &str| Reflect::get(&result, &k.into()).unwrap().as_string();
+        assert_eq!(
+            (get("state").as_deref(), get("signature").as_deref()),
+            (Some("human-backed"), Some("valid")),
+            "{public_key}"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn service_markup_stays_text() {
     let before = web_sys::window()

@@ -70,7 +70,8 @@ pub async fn lookup(args: LookupArgs) -> Result<(), String> {
     let verifier = Verifier::new(Some(args.base_url), keys, args.strict, args.timeout_ms)?;
     let result = verifier.check(endpoint).await;
     if args.json {
-        println!("{}", result.to_json());
+        let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        println!("{json}");
     } else {
         println!("{}", result.text_line());
     }

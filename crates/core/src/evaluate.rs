@@ -2,7 +2,6 @@
 //! result every consumer shows.
 
 use crate::endpoint::Endpoint;
-use crate::json::{Object, Value};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
@@ -212,33 +211,6 @@ impl Evaluation {
     /// The result when no service is configured.
     pub fn no_service() -> Self {
         Self::without_verdict(Outcome::NoService, Reason::NoBaseUrl, None)
-    }
-
-    /// The result as one JSON object, the shape [`EVALUATION_SCHEMA`]
-    /// describes (absent fields are left out), in its canonical form.
-    pub fn to_json(&self) -> String {
-        let mut o = Object::new();
-        o.insert("state", self.state.as_str().into());
-        o.insert("outcome", self.outcome.as_str().into());
-        o.insert("freshness", self.freshness.as_str().into());
-        o.insert("signature", self.signature.as_str().into());
-        if let Some(level) = &self.assurance_level {
-            o.insert("assuranceLevel", level.as_str().into());
-        }
-        if let Some(at) = self.verified_at {
-            o.insert("verifiedAt", Value::String(at.to_rfc3339()));
-        }
-        if let Some(hours) = self.recheck_every_hours {
-            o.insert("recheckEveryHours", Value::Integer(hours.into()));
-        }
-        if let Some(reason) = self.reason {
-            o.insert("reason", reason.as_str().into());
-        }
-        if let Some(detail) = &self.detail {
-            o.insert("detail", detail.as_str().into());
-        }
-        // Every integer here is a u32, so the canonical form always exists.
-        o.canonical().unwrap_or_default()
     }
 
     /// Whether a verdict arrived and was evaluated.

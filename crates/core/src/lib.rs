@@ -41,6 +41,8 @@ pub mod keys;
 pub mod network;
 pub mod options;
 pub mod request;
+#[cfg(feature = "serde")]
+mod serialize;
 pub mod signing;
 pub mod text;
 pub mod time;

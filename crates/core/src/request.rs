@@ -41,6 +41,9 @@ impl BaseUrl {
     ///
     /// What is wrong, in a few words.
     pub fn parse(text: &str) -> Result<Self, &'static str> {
+        if text.is_empty() {
+            return Err("is empty");
+        }
         if text.len() > MAX_BASE_URL_BYTES {
             return Err("is longer than 2048 bytes");
         }

@@ -332,7 +332,7 @@ fn structured_result_serializes_with_wire_names() {
     let l = lookup(TrustedKeys::none(), false);
     let good = evaluate(&l, &sign_verdict(verdict("human_backed", 0), &key).unwrap());
     assert_eq!(
-        serde_json::from_str::<Value>(&good.to_json()).unwrap(),
+        serde_json::to_value(&good).unwrap(),
         json!({"state": "human-backed", "outcome": "human_backed", "freshness": "fresh",
                "signature": "not_checked", "assuranceLevel": "G",
                "verifiedAt": "2026-09-01T08:00:00Z", "recheckEveryHours": 24})

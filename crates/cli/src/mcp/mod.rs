@@ -240,7 +240,7 @@ impl ServerHandler for VerdictServer {
             result.status_line()
         };
         let mut answer = CallToolResult::success(vec![ContentBlock::text(line)]);
-        answer.structured_content = serde_json::from_str(&result.to_json()).ok();
+        answer.structured_content = serde_json::to_value(&result).ok();
         Ok(answer.into())
     }
 }
