@@ -98,14 +98,17 @@ pub async fn run(config: McpConfig) -> Result<(), String> {
         verifier: Arc::new(verifier),
         tools: Arc::new(tools()),
     };
+    let (transport, written) = framing::filtered(tokio::io::stdin(), tokio::io::stdout());
     let running = server
-        .serve(framing::filtered(tokio::io::stdin(), tokio::io::stdout()))
+        .serve(transport)
         .await
         .map_err(|e| format!("MCP session failed to start: {e}"))?;
     running
         .waiting()
         .await
         .map_err(|e| format!("MCP session ended with an error: {e}"))?;
+    // The last answers may still be on their way to stdout.
+    let _ = written.await;
     Ok(())
 }
 
