@@ -200,12 +200,18 @@ export function setTheme(host, theme) {
   }
 }
 
-/** Shows a state (`checking`, `human-backed`, `revoked`, `unknown`), its label and hover text. */
-export function show(host, state, label, hover) {
+/**
+ * Shows a state (`checking`, `human-backed`, `revoked`, `unknown`), its
+ * label and hover text, and keeps the reason code on the host
+ * (`data-reason`, as in the structured result; absent when there is none).
+ */
+export function show(host, state, label, hover, reason) {
   try {
     const root = host.shadowRoot;
     const badge = root.querySelector(".badge");
     host.setAttribute("data-state", state);
+    if (reason) host.setAttribute("data-reason", reason);
+    else host.removeAttribute("data-reason");
     badge.setAttribute("data-state", state);
     badge.setAttribute("aria-label", `x402 verification: ${label}`);
     root.querySelector(".label").textContent = label;

@@ -9,12 +9,14 @@
 // It draws a "checking" badge, at its final size, into every element carrying
 // data-x402-verdict and every <x402-verdict-badge> at once (also those added
 // later), then loads the package (index.js, next to this file), which loads
-// the wasm and renders each badge. When the package cannot load, every badge
+// the wasm and renders each badge as it comes near the viewport. When the package cannot load, every badge
 // reads "unknown" and one console.warn says why.
 //
 // scripts/package-js.mjs puts js/badge.js (mount, setTheme, show) in front of this code,
 // in one function scope, and minifies the whole.
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
+/** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
+const LAZY = { loading: "lazy" };
 
 /** This script's own URL: document.currentScript for a classic script, the stack for a module. */
 function scriptUrl() {
@@ -32,10 +34,17 @@ function markedUnder(root) {
   return found;
 }
 
+/** Placeholders are drawn at once for this many badges, enough for the first
+ * screen of a dense page; the package draws the others as they come near the
+ * viewport (so a listing of thousands costs no long task). */
+const AT_ONCE = 100;
+let drawn = 0;
+
 /** Placeholders (or, when the package cannot load, "unknown") for badges not drawn yet. */
 function draw(root) {
   for (const element of markedUnder(root)) {
-    if (!failed && element.firstElementChild?.shadowRoot) continue;
+    if (!failed && (drawn >= AT_ONCE || element.firstElementChild?.shadowRoot)) continue;
+    drawn++;
     const host = mount(element);
     setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
     if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
@@ -47,7 +56,7 @@ function added(records) {
     for (const node of record.addedNodes) {
       if (node.nodeType !== 1) continue;
       draw(node);
-      loaded?.renderAll(node);
+      loaded?.renderAll(node, LAZY);
     }
   }
 }
@@ -59,7 +68,7 @@ document.addEventListener("DOMContentLoaded", () => draw(document));
 import(packageUrl).then(
   (api) => {
     loaded = api;
-    api.renderAll(document);
+    api.renderAll(document, LAZY);
   },
   (error) => {
     const warned = Symbol.for("x402-verdict.warned");

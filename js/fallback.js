@@ -501,6 +501,6 @@ export async function renderBadge(container, options) {
   }
   const result = await lookupVerdict(options);
   if (result.reason === "invalid_input") console.warn(`renderBadge: ${result.detail}`);
-  show(host, result.state, label(result), hover(result));
+  show(host, result.state, label(result), hover(result), result.reason);
   return result.state;
 }

@@ -7,6 +7,8 @@ export type { BadgeState, VerdictResult };
 export interface BadgeOptions extends LookupOptions {
   /** `"light"` or `"dark"` forces the badge's colours; `"auto"` (the default) follows the page's `color-scheme`. */
   theme?: "light" | "dark" | "auto";
+  /** `"lazy"`: look the endpoint up only when the container comes near the viewport (the promise settles then). Default `"eager"`. */
+  loading?: "eager" | "lazy";
 }
 
 /** Where the wasm can come from: its URL, a response, its bytes or a compiled module. */
@@ -35,8 +37,10 @@ export function lookupVerdict(options: BadgeOptions): Promise<VerdictResult>;
  * Renders a badge into every `data-x402-verdict` element in `root` (default:
  * the document), reading its options from `data-*` attributes, and resolves
  * to their states. A badge whose options did not change is not rendered again.
+ * With `loading: "lazy"`, each waits until it comes near the viewport
+ * (unless it says `data-loading="eager"`).
  */
-export function renderAll(root?: ParentNode): Promise<BadgeState[]>;
+export function renderAll(root?: ParentNode, options?: { loading?: "eager" | "lazy" }): Promise<BadgeState[]>;
 
 /** `<x402-verdict-badge>`: renders when connected and when an attribute or property changes. */
 export interface VerdictBadgeElement extends HTMLElement, Partial<BadgeOptions> {

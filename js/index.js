@@ -63,7 +63,7 @@ async function load(input) {
 }
 
 /** The engine in use: the wasm build once it loads, else the fallback. */
-function ready() {
+function loadedEngine() {
   return (engine ??= load());
 }
 
@@ -87,33 +87,161 @@ function snapshot(options) {
   }
 }
 
+// ---- the request budget ----
+
+/** Verdict requests in flight at once per service (the browser allows 6
+ * connections per host, and the page needs some); the others wait, and the
+ * timeout of each covers it from the moment it is sent. */
+const BUDGET = 4;
+const services = new Map();
+
+/** The service's origin; "" when the options name none (nothing is fetched). */
+function serviceOf(options) {
+  try {
+    return options?.baseUrl ? new URL(options.baseUrl, document.baseURI).origin : "";
+  } catch {
+    return "";
+  }
+}
+
 /**
- * Renders one badge into `container` (replacing its content; a "checking"
- * placeholder at once) and resolves to the state it rendered. Never rejects.
+ * Runs `start` (which makes one lookup) within its service's budget: at once
+ * when a lookup of the same endpoint is running (they share its request) or
+ * a slot is free, else in turn. While `ready()` is false (a lazy badge out
+ * of view) it waits without taking a slot. Resolves to what `start` gives.
  */
-export function renderBadge(container, options) {
-  const host = mount(container);
+function withinBudget(options, start, ready = () => true) {
+  const origin = serviceOf(options);
+  if (!origin) return Promise.resolve().then(start);
+  let service = services.get(origin);
+  if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [] }));
+  const key = keyOf([options.baseUrl, options.chain, options.payTo, options.resourceUrl, options.timeoutMs]);
+  return new Promise((resolve) => {
+    service.queue.push({ key, start, ready, resolve });
+    pump(service);
+  });
+}
+
+/** Starts every waiting lookup that may start, in the order they came. */
+function pump(service) {
+  for (const job of [...service.queue]) {
+    const shared = service.running.has(job.key);
+    if (!job.ready() || (!shared && service.active >= BUDGET)) continue;
+    service.queue.splice(service.queue.indexOf(job), 1);
+    if (!shared) service.active++;
+    service.running.set(job.key, (service.running.get(job.key) ?? 0) + 1);
+    const done = () => {
+      const left = service.running.get(job.key) - 1;
+      if (left) {
+        service.running.set(job.key, left);
+      } else {
+        service.running.delete(job.key);
+        service.active--;
+      }
+      pump(service);
+    };
+    const running = Promise.resolve().then(job.start);
+    running.then(done, done);
+    job.resolve(running);
+  }
+}
+
+// ---- lazy badges ----
+
+/** How far outside the viewport a lazy badge starts its lookup. */
+const MARGIN = "200px";
+/** A badge that ended unknown for want of an answer tries again when it comes back into view, at most this often. */
+const RETRY_AFTER_MS = 5000;
+const RETRY_REASONS = ["timeout", "network_error"];
+const visible = new WeakMap();
+const appearing = new WeakMap();
+const retries = new WeakMap();
+let observer;
+
+function onIntersect(entries) {
+  for (const entry of entries) {
+    visible.set(entry.target, entry.isIntersecting);
+    if (!entry.isIntersecting) continue;
+    appearing.get(entry.target)?.();
+    appearing.delete(entry.target);
+    retries.get(entry.target)?.();
+  }
+  services.forEach(pump);
+}
+
+/** Resolves when `element` first comes within the margin of the viewport. */
+function nearView(element) {
+  return new Promise((resolve) => {
+    if (visible.get(element)) return resolve();
+    try {
+      observer ??= new IntersectionObserver(onIntersect, { rootMargin: MARGIN });
+      appearing.set(element, resolve);
+      observer.observe(element);
+    } catch {
+      visible.set(element, true);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Renders into `container` within the budget. With `loading: "lazy"` it
+ * waits until the container comes near the viewport (drawing nothing before
+ * then: a page of a thousand badges does the work of the few in view), and
+ * a lookup still waiting for its turn when the badge leaves the view waits
+ * until it is back. `again` renders anew: called when a lazy badge that
+ * ended unknown by a timeout or network error comes back into view, at most
+ * every RETRY_AFTER_MS.
+ */
+function render(container, options, again) {
   const copy = snapshot(options);
+  if (copy?.loading !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
+  const ready = () => visible.get(container) !== false;
+  return nearView(container).then(() => renderNow(container, copy, ready)).then((state) => {
+    const host = container.firstElementChild;
+    if (RETRY_REASONS.includes(host?.getAttribute("data-reason"))) {
+      const ended = Date.now();
+      retries.set(container, () => {
+        if (Date.now() - ended < RETRY_AFTER_MS) return;
+        retries.delete(container);
+        again();
+      });
+    }
+    return state;
+  });
+}
+
+function renderNow(container, copy, ready) {
+  const host = mount(container);
   setTheme(host, copy?.theme);
-  return ready()
-    .then((e) => e.renderBadge(container, copy))
+  retries.delete(container);
+  return withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
     .catch(() => {
       show(host, UNKNOWN, UNKNOWN, "The badge could not run, so nothing was checked.");
       return UNKNOWN;
     });
 }
 
+/**
+ * Renders one badge into `container` (replacing its content; a "checking"
+ * placeholder at once) and resolves to the state it rendered. Never rejects.
+ * With `loading: "lazy"` it looks the endpoint up only when the container
+ * comes near the viewport (the promise settles then).
+ */
+export function renderBadge(container, options) {
+  return render(container, options, () => renderBadge(container, options));
+}
+
 /** Looks one endpoint up and resolves to the structured result. Never rejects. */
 export function lookupVerdict(options) {
   const copy = snapshot(options);
-  return ready()
-    .then((e) => e.lookupVerdict(copy))
+  return withinBudget(copy, () => loadedEngine().then((e) => e.lookupVerdict(copy)))
     .catch(() => ({ state: UNKNOWN, outcome: "no_response", freshness: UNKNOWN, signature: "not_checked", reason: "network_error" }));
 }
 
 // ---- options from attributes ----
 
-const FIELDS = ["baseUrl", "chain", "payTo", "resourceUrl", "publicKey", "timeoutMs", "strict", "theme"];
+const FIELDS = ["baseUrl", "chain", "payTo", "resourceUrl", "publicKey", "timeoutMs", "strict", "theme", "loading"];
 const attributeOf = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const SELECTOR = "[data-x402-verdict]";
 
@@ -140,14 +268,26 @@ function keyOf(options) {
   }
 }
 
+/** The key of the lookup the options ask for (their theme and loading aside). */
+function lookupKey(options) {
+  const { theme, loading, ...lookup } = options;
+  return keyOf(lookup);
+}
+
 const rendered = new WeakMap();
 
 /** Renders `element` unless it shows a badge for these very options already. */
 function renderOnce(element, options) {
-  const key = keyOf(options);
+  const key = lookupKey(options);
   const last = rendered.get(element);
-  if (last?.key === key && element.firstElementChild?.shadowRoot) return last.promise;
-  const promise = renderBadge(element, options);
+  if (last?.key === key && element.firstElementChild?.shadowRoot) {
+    setTheme(element.firstElementChild, options.theme);
+    return last.promise;
+  }
+  const promise = render(element, options, () => {
+    rendered.delete(element);
+    renderOnce(element, options);
+  });
   rendered.set(element, { key, promise });
   return promise;
 }
@@ -157,13 +297,16 @@ function renderOnce(element, options) {
  * (a document, shadow root, fragment or element, itself included; default:
  * the document), reading its options from its `data-*` attributes, and
  * resolves to the states, in document order. A badge whose options did not
- * change is not rendered again. Never rejects.
+ * change is not rendered again. Never rejects. With `{ loading: "lazy" }`
+ * (as the script-tag loader calls it) each badge looks its endpoint up only
+ * when it comes near the viewport, unless it says `data-loading="eager"`;
+ * the promise settles when all have.
  */
-export function renderAll(root = document) {
+export function renderAll(root = document, { loading = "eager" } = {}) {
   try {
     const elements = [...root.querySelectorAll(SELECTOR)];
     if (root.matches?.(SELECTOR)) elements.unshift(root);
-    return Promise.all(elements.map((element) => renderOnce(element, fromAttributes(element, "data-"))));
+    return Promise.all(elements.map((element) => renderOnce(element, { loading, ...fromAttributes(element, "data-") })));
   } catch {
     return Promise.resolve([]);
   }
@@ -175,9 +318,10 @@ const STATE_EVENT = "x402-verdict:state";
 
 /**
  * `<x402-verdict-badge base-url chain pay-to resource-url public-key
- * timeout-ms strict theme>`: renders when connected and again when an attribute or
- * property changes (`el.publicKey = [...]`), never twice for the same
- * options. `state` is the state rendered (`checking` before); an
+ * timeout-ms strict theme loading>`: renders when connected and again when an
+ * attribute or property changes (`el.publicKey = [...]`), never twice for the
+ * same options; lazily (when it comes near the viewport) unless
+ * `loading="eager"`. `state` is the state rendered (`checking` before); an
  * `x402-verdict:state` event (detail: `{ state }`) fires when it settles.
  */
 // Outside a browser (server rendering), importing the package defines nothing.
@@ -238,17 +382,19 @@ class VerdictBadge extends (globalThis.HTMLElement ?? Object) {
     queueMicrotask(() => {
       this.#scheduled = false;
       if (!this.isConnected) return;
-      const options = { ...fromAttributes(this, ""), ...this.#properties };
+      const options = { loading: "lazy", ...fromAttributes(this, ""), ...this.#properties };
       // A new theme is drawn at once; only a new lookup renders again.
-      const { theme, ...lookup } = options;
-      const key = keyOf(lookup);
+      const key = lookupKey(options);
       if (key === this.#key && this.firstElementChild?.shadowRoot) {
-        setTheme(this.firstElementChild, theme);
+        setTheme(this.firstElementChild, options.theme);
         return;
       }
       this.#key = key;
       this.#state = "checking";
-      const pending = (this.#pending = renderBadge(this, options));
+      const pending = (this.#pending = render(this, options, () => {
+        this.#key = undefined;
+        this.#schedule();
+      }));
       pending.then((state) => {
         if (this.#pending !== pending) return;
         this.#state = state;

@@ -15,9 +15,10 @@ extern "C" {
     #[wasm_bindgen(js_name = mount, catch)]
     fn mount_js(container: &JsValue) -> Result<JsValue, JsValue>;
 
-    /// Shows a state, its label and hover text. Never throws.
+    /// Shows a state, its label, hover text and reason code (empty for
+    /// none). Never throws.
     #[wasm_bindgen(js_name = show)]
-    fn show_js(host: &JsValue, state: &str, label: &str, hover: &str);
+    fn show_js(host: &JsValue, state: &str, label: &str, hover: &str, reason: &str);
 }
 
 /// A badge drawn in a container, reading "checking" until it shows a result.
@@ -32,17 +33,19 @@ impl Badge {
         (!host.is_null()).then_some(Badge(host))
     }
 
-    /// Shows a result: its state, label and hover text.
+    /// Shows a result: its state, label, hover text and reason.
     pub fn show(&self, result: &Evaluation) {
         let mut hover = result.badge_hover();
         if let Some(detail) = &result.detail {
             hover = format!("{hover} ({detail})");
         }
+        let reason = result.reason.map_or("", |r| r.as_str());
         show_js(
             &self.0,
             result.state.as_str(),
             &result.badge_label(),
             &hover,
+            reason,
         );
     }
 }

@@ -1,0 +1,123 @@
+// Listings of many badges (Chromium, the page on another origin than the
+// service): badges look their endpoint up only near the viewport, at most a
+// few requests are in flight per service (counted at the service), the
+// timeout of each runs from the moment it is sent (so a slow, healthy
+// service leaves no badge unknown), a badge that timed out tries again when
+// it comes back into view. (Long tasks are measured by
+// scripts/bench-listing.mjs, which prints figures.)
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { launch } from "../support/browser.mjs";
+import { startOrigin } from "../support/origin.mjs";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const BUDGET = 4;
+const ROW = 30;
+const at = (seconds) => new Date(Math.floor(Date.now() / 1000 + seconds) * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+
+/** A healthy service answering every endpoint after `latency` ms; it counts requests and the most in flight at once. */
+const service = { latency: 0, requests: [], inFlight: 0, most: 0, stallOnce: new Set() };
+let server, site, browser;
+
+before(async () => {
+  server = createServer((req, res) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    const q = Object.fromEntries(new URL(req.url, "http://x").searchParams);
+    service.requests.push(q.resourceUrl);
+    if (service.stallOnce.delete(q.resourceUrl)) return; // never answers, once
+    service.most = Math.max(service.most, ++service.inFlight);
+    setTimeout(() => {
+      service.inFlight--;
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ verdict: { v: 1, chain: q.chain, payTo: q.payTo, resourceUrl: q.resourceUrl, outcome: "human_backed", assuranceLevel: "G", verifiedAt: at(-3600), recheckEveryHours: 24, issuedAt: at(0), keyId: "0123456789abcdef" } }));
+    }, service.latency);
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  [site, browser] = await Promise.all([startOrigin(), launch()]);
+  site.folders.set("/pkg/", `${ROOT}pkg/`);
+});
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await Promise.all([site?.stop(), new Promise((done) => (server ? server.close(done) : done()))]);
+});
+
+/** A listing of `count` rows, each with a badge for its own endpoint. */
+function listing(count, extra = "") {
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const rows = Array.from({ length: count }, (_, i) => `<tr><td>${i + 1}</td><td><span data-x402-verdict data-base-url="${base}" data-chain="base" data-pay-to="0x209693Bc6afc0C5328bA36FaF03C514EF312287C" data-resource-url="https://api.example.com/r${i}" ${typeof extra === "function" ? extra(i) : extra}></span></td></tr>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>listing</title><style>td { height: ${ROW - 2}px; padding: 0; border-bottom: 1px solid #ddd; } table { border-collapse: collapse; }</style><script src="/pkg/embed.js"></script></head><body><table>${rows.join("")}</table></body></html>`;
+}
+
+let pages = 0;
+async function open(html) {
+  const path = `/listing${++pages}.html`;
+  site.pages.set(path, html);
+  Object.assign(service, { requests: [], inFlight: 0, most: 0 });
+  const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  await tab.goto(site.url + path);
+  return tab;
+}
+
+/** The states of the badges whose rows are in the viewport. */
+const inView = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts
+  .filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+  .map((h) => h.dataset.state));
+const settledInView = (tab) => tab.waitForFunction(() => {
+  const hosts = [...document.querySelectorAll(".x402-verdict-badge")].filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+  return hosts.length > 0 && hosts.every((h) => h.dataset.state !== "checking");
+}, null, { timeout: 15000 });
+
+test("a listing of 1,000: requests only for the rows in view and the margin; scrolling fetches the next", async () => {
+  service.latency = 20;
+  const tab = await open(listing(1000));
+  await settledInView(tab);
+  await tab.waitForTimeout(300);
+  const rowsNear = Math.ceil((600 + 2 * 200) / ROW) + 1;
+  const atLoad = service.requests.length;
+  assert.ok(atLoad >= Math.floor(600 / ROW) && atLoad <= rowsNear, `${atLoad} requests at load, ${rowsNear} rows within the margin`);
+  assert.ok((await inView(tab)).every((s) => s === "human-backed"));
+  await tab.evaluate(() => scrollTo(0, 15000));
+  await settledInView(tab);
+  assert.ok((await inView(tab)).every((s) => s === "human-backed"));
+  const afterScroll = service.requests.length;
+  assert.ok(afterScroll > atLoad && afterScroll <= atLoad + 2 * rowsNear, `${afterScroll - atLoad} requests after one jump`);
+  const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts
+    .filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+    .map((h) => h.parentElement.dataset.resourceUrl));
+  assert.ok(shown.length > 10 && shown.every((r) => service.requests.includes(r)), "the rows scrolled to were fetched");
+  assert.ok(!service.requests.includes("https://api.example.com/r250"), "the rows jumped over were not");
+  assert.ok(service.most <= BUDGET, `at most ${BUDGET} in flight (saw ${service.most})`);
+  await tab.screenshot({ path: `${ROOT}test-artifacts/listing-1000.png` });
+  await tab.close();
+});
+
+test("250 eager badges at 100 ms of latency: none ends unknown, never more than the budget in flight", async () => {
+  service.latency = 100;
+  const tab = await open(listing(250, 'data-loading="eager"'));
+  await tab.waitForFunction(() => [...document.querySelectorAll(".x402-verdict-badge")].every((h) => h.dataset.state !== "checking") && document.querySelectorAll(".x402-verdict-badge").length === 250, null, { timeout: 30000 });
+  const states = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => h.dataset.state));
+  assert.equal(states.filter((s) => s !== "human-backed").length, 0, "no badge of a healthy service ends unknown");
+  assert.equal(service.requests.length, 250);
+  assert.ok(service.most <= BUDGET, `at most ${BUDGET} in flight (saw ${service.most})`);
+  await tab.close();
+});
+
+test("a badge that timed out tries again when it comes back into view", async () => {
+  service.latency = 0;
+  service.stallOnce.add("https://api.example.com/r0");
+  const tab = await open(listing(100, 'data-timeout-ms="500"'));
+  const first = () => tab.$eval(".x402-verdict-badge", (h) => [h.dataset.state, h.dataset.reason ?? null, h.shadowRoot.querySelector(".tip").textContent]);
+  await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "unknown", null, { timeout: 5000 });
+  const [state, reason, tip] = await first();
+  assert.deepEqual([state, reason], ["unknown", "timeout"]);
+  assert.match(tip, /did not answer in time/);
+  assert.doesNotMatch(tip, /could not be reached/);
+  await tab.evaluate(() => scrollTo(0, 2000));
+  await tab.waitForTimeout(5200);
+  await tab.evaluate(() => scrollTo(0, 0));
+  await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "human-backed", null, { timeout: 5000 });
+  assert.equal(service.requests.filter((r) => r === "https://api.example.com/r0").length, 2);
+  await tab.close();
+});
