@@ -30,6 +30,26 @@ export const ENDPOINTS = {
   overdue: { chain: "base", payTo: "0x6666666666666666666666666666666666666666", resourceUrl: "https://api.example.com/overdue", state: "unknown", label: "unknown", reason: "overdue" },
 };
 
+/** The USDC contract on Base and mint on Solana, the assets of the demo's challenges. */
+const USDC = { base: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", solana: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" };
+
+/**
+ * The challenge of the demo paid resource (`GET /demo/paid`): x402 v2, its first
+ * option the `verified` endpoint named by its CAIP-2 id (the registry lists it
+ * under `base`), its second a Solana address nobody attested (not listed).
+ */
+const PAID_CHALLENGE = {
+  x402Version: 2,
+  error: "PAYMENT-SIGNATURE header is required",
+  resource: { url: ENDPOINTS.verified.resourceUrl, description: "Premium market data (demo)", mimeType: "application/json" },
+  accepts: [
+    { scheme: "exact", network: "eip155:8453", amount: "10000", asset: USDC.base,
+      payTo: ENDPOINTS.verified.payTo, maxTimeoutSeconds: 60, extra: { name: "USD Coin", version: "2" } },
+    { scheme: "exact", network: ENDPOINTS.verifiedSolana.chain, amount: "10000", asset: USDC.solana,
+      payTo: ENDPOINTS.verifiedSolana.payTo, maxTimeoutSeconds: 60, extra: {} },
+  ],
+};
+
 /** A base URL nothing listens on (port 9, discard). */
 export const UNREACHABLE = "http://127.0.0.1:9";
 
@@ -68,15 +88,17 @@ export function writeDemo() {
   mkdirSync(WORK, { recursive: true });
   const registryPath = join(WORK, "registry.json");
   writeFileSync(registryPath, JSON.stringify(registry, null, 2));
+  const paidPath = join(WORK, "paid.json");
+  writeFileSync(paidPath, JSON.stringify(PAID_CHALLENGE, null, 2));
   const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
   writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS }, null, 2));
-  return { registryPath, publicKey };
+  return { registryPath, paidPath, publicKey };
 }
 
 /** Starts the reference service with the demo registry and www/; resolves to { url, publicKey, stop }. */
 export async function startDemo({ port = 0, www = true } = {}) {
-  const { registryPath, publicKey } = writeDemo();
-  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS];
+  const { registryPath, paidPath, publicKey } = writeDemo();
+  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath];
   if (www) args.push("--www", join(ROOT, "www"));
   const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "error" } });
   const url = await new Promise((ok, fail) => {

@@ -29,6 +29,18 @@ pub struct LookupArgs {
     /// The endpoint's resource URL (never fetched).
     #[arg(long)]
     pub resource_url: String,
+    /// The keys, strictness and timeout of the lookup.
+    #[command(flatten)]
+    pub trust: TrustArgs,
+    /// Print the structured result as JSON instead of the text line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a lookup is judged: the keys trusted, strict mode, the timeout
+/// (shared by `lookup` and `check`).
+#[derive(clap::Args, Debug)]
+pub struct TrustArgs {
     /// A trusted public key (raw 32 bytes, base64); repeat for several.
     #[arg(long = "public-key", value_parser = parse_key)]
     pub public_keys: Vec<x402_verdict_core::ed25519_dalek::VerifyingKey>,
@@ -38,12 +50,21 @@ pub struct LookupArgs {
     /// Whole-exchange timeout in milliseconds (1 to 60000).
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = parse_timeout)]
     pub timeout_ms: u32,
-    /// Print the structured result as JSON instead of the text line.
-    #[arg(long)]
-    pub json: bool,
 }
 
-fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
+impl TrustArgs {
+    /// A verifier against `base_url` under these settings.
+    ///
+    /// # Errors
+    ///
+    /// When the HTTP client cannot start.
+    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, String> {
+        let keys = TrustedKeys::from_keys(self.public_keys.iter().copied());
+        Verifier::new(base_url, keys, self.strict, self.timeout_ms)
+    }
+}
+
+pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
     BaseUrl::parse(text).map_err(str::to_owned)
 }
 
@@ -66,8 +87,7 @@ fn parse_timeout(text: &str) -> Result<u32, String> {
 pub async fn lookup(args: LookupArgs) -> Result<(), String> {
     let endpoint =
         Endpoint::new(&args.chain, &args.pay_to, &args.resource_url).map_err(|e| e.to_string())?;
-    let keys = TrustedKeys::from_keys(args.public_keys);
-    let verifier = Verifier::new(Some(args.base_url), keys, args.strict, args.timeout_ms)?;
+    let verifier = args.trust.verifier(Some(args.base_url))?;
     let result = verifier.check(endpoint).await;
     if args.json {
         let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;

@@ -1,10 +1,12 @@
 //! `x402-verdict`: the reference verification service, the MCP server, and
 //! the command-line consumer of x402 verification verdicts.
 
+mod check;
 mod commands;
 mod jsonfile;
 mod keyfile;
 mod mcp;
+mod paid;
 mod registry;
 mod serve;
 mod verifier;
@@ -29,6 +31,8 @@ enum Command {
     Mcp,
     /// Look one endpoint up and print the result.
     Lookup(commands::LookupArgs),
+    /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
+    Check(check::CheckArgs),
     /// Write a new signing key file, or rotate one.
     Keygen(commands::KeygenArgs),
     /// Sign a verdict offline (for publishing on a static host or CDN).
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
                 Err(problem) => Err(problem),
             },
             Command::Lookup(args) => commands::lookup(args).await,
+            Command::Check(args) => check::check(args).await,
             Command::Keygen(args) => commands::keygen(args),
             Command::Sign(args) => commands::sign(args),
         }

@@ -21,6 +21,7 @@ use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, Timestamp, TrustedKeys};
 
 use crate::keyfile::KeyFile;
+use crate::paid::DemoPaid;
 use crate::registry::{Found, Registry};
 
 /// The Content-Security-Policy of the static pages: what a strict seller
@@ -47,6 +48,9 @@ pub struct ServeArgs {
     /// Also serve this folder's files at `/`, with a strict Content-Security-Policy.
     #[arg(long)]
     pub www: Option<PathBuf>,
+    /// Also answer `GET /demo/paid` with 402 and this x402 v2 challenge (a demo paid resource).
+    #[arg(long, value_name = "FILE")]
+    pub demo_paid: Option<PathBuf>,
 }
 
 struct Service {
@@ -70,9 +74,13 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
             return Err(format!("--www {}: not a folder", dir.display()));
         }
     }
+    let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
     warn_about_published(&registry, &keys);
     let attestations = registry.attestation_count();
-    let app = router(registry, keys, args.www);
+    let mut app = router(registry, keys, args.www);
+    if let Some(paid) = paid {
+        app = app.merge(paid.router());
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("--listen {}: {e}", args.listen))?;

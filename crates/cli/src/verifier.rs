@@ -10,6 +10,30 @@ use x402_verdict_core::{
     MAX_BODY_BYTES,
 };
 
+/// The HTTP client of every native consumer: no cookies or credentials,
+/// redirects followed within the first URL's origin only (at most 5).
+///
+/// # Errors
+///
+/// When the TLS back end cannot start.
+pub fn http_client() -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .redirect(Policy::custom(|attempt| {
+            let same_origin = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
+            if attempt.previous().len() > 4 || !same_origin {
+                attempt.stop()
+            } else {
+                attempt.follow()
+            }
+        }))
+        .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| format!("cannot start the HTTP client: {e}"))
+}
+
 /// Everything needed to look endpoints up against one service.
 #[derive(Clone, Debug)]
 pub struct Verifier {
@@ -36,21 +60,7 @@ impl Verifier {
         strict: bool,
         timeout_ms: u32,
     ) -> Result<Self, String> {
-        let client = reqwest::Client::builder()
-            .redirect(Policy::custom(|attempt| {
-                let same_origin = attempt
-                    .previous()
-                    .first()
-                    .is_some_and(|first| first.origin() == attempt.url().origin());
-                if attempt.previous().len() > 4 || !same_origin {
-                    attempt.stop()
-                } else {
-                    attempt.follow()
-                }
-            }))
-            .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| format!("cannot start the HTTP client: {e}"))?;
+        let client = http_client()?;
         Ok(Verifier {
             base_url,
             keys,

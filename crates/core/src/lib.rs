@@ -12,6 +12,8 @@
 //!   ([`signing`]);
 //! - the endpoint identity and its matching rule ([`endpoint`]), where a
 //!   well-known network's two names are one chain ([`network`]);
+//! - the x402 payment challenge an endpoint answers with, read from its
+//!   every form ([`challenge`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]).
 //!
@@ -34,6 +36,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod challenge;
 pub mod endpoint;
 pub mod evaluate;
 pub mod json;
@@ -48,6 +51,7 @@ pub mod text;
 pub mod time;
 pub mod verdict;
 
+pub use challenge::{Challenge, PaymentOption};
 pub use endpoint::Endpoint;
 pub use evaluate::{
     Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State,

@@ -111,11 +111,17 @@ pub struct Service {
 impl Service {
     /// Starts `serve` on a free loopback port and waits for its address.
     pub async fn start(registry: &Path, keys: &Path) -> Service {
+        Service::start_with(registry, keys, &[]).await
+    }
+
+    /// [`Service::start`] with more `serve` arguments.
+    pub async fn start_with(registry: &Path, keys: &Path, extra: &[&str]) -> Service {
         let mut child = Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0", "--registry"])
             .arg(registry)
             .arg("--keys")
             .arg(keys)
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
