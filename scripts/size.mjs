@@ -4,13 +4,16 @@
 // fails), and how wasm plus glue (gzip) stands against the size budget.
 // Run by `npm run size` after a release build of pkg/; with `--check` (as
 // `npm test` runs it) it fails when the budget is exceeded.
+// The package's folder and the budget come from wasm-pack.toml.
 import { readFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { buildConfig } from "./build-config.mjs";
 
-const WASM = "pkg/x402_verdict_badge_bg.wasm";
-const GLUE = "pkg/x402_verdict_badge.js";
-const loaded = ["pkg/embed.js", "pkg/index.js", "pkg/badge.js", GLUE, WASM];
-const onFailure = ["pkg/fallback.js"];
+const { outDir, budgetGzip: BUDGET } = buildConfig();
+const WASM = `${outDir}/x402_verdict_badge_bg.wasm`;
+const GLUE = `${outDir}/x402_verdict_badge.js`;
+const loaded = [`${outDir}/embed.js`, `${outDir}/index.js`, `${outDir}/badge.js`, GLUE, WASM];
+const onFailure = [`${outDir}/fallback.js`];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 const measure = (file) => {
   const bytes = readFileSync(file);
@@ -30,7 +33,6 @@ row({ file: "total", raw: total("raw"), gzip: total("gzip"), brotli: total("brot
 console.log("loaded only when the wasm cannot load:");
 onFailure.map(measure).forEach(row);
 
-const BUDGET = 48 * 1024;
 const gzip = (file) => sizes.find((s) => s.file === file).gzip;
 const shipped = gzip(WASM) + gzip(GLUE);
 const verdict = shipped <= BUDGET ? "within" : "OVER";

@@ -34,5 +34,5 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "end-to-end, MCP and interoperability tests (node --test)"
-node --test --test-concurrency=1 tests/e2e/ tests/mcp/ tests/interop/
+step "build configuration, end-to-end, MCP and interoperability tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/

@@ -1,0 +1,49 @@
+// wasm-pack.toml is the package's one build configuration: the build and the
+// size check read it, a bad setting is named in one line, and Cargo.toml
+// holds no wasm-pack settings of its own.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { buildConfig, shellAssignments } from "../../scripts/build-config.mjs";
+
+const ROOT = new URL("../../", import.meta.url);
+const read = (file) => readFileSync(new URL(file, ROOT), "utf8");
+
+test("the build reads its settings from wasm-pack.toml", () => {
+  const config = buildConfig();
+  assert.equal(config.target, "web");
+  assert.equal(config.outDir, "pkg");
+  assert.equal(config.profile, "wasm-release");
+  assert.equal(config.budgetGzip, 48 * 1024);
+  assert.ok(config.wasmOptPasses.includes("-Oz"));
+  // The Cargo profile it names exists; wasm-pack's own metadata does not.
+  const cargo = read("Cargo.toml");
+  assert.match(cargo, new RegExp(`^\\[profile\\.${config.profile}\\]$`, "m"));
+  assert.doesNotMatch(cargo, /metadata\.wasm-pack/);
+  // What build.sh evaluates, evaluated by bash.
+  const script = `${shellAssignments(config)}\nprintf '%s\\n' "$target" "$out_dir" "\${#wasm_opt_passes[@]}" "$fallback_warning"`;
+  const printed = execFileSync("bash", ["-c", script], { encoding: "utf8" }).trim().split("\n");
+  assert.deepEqual(printed, ["web", "pkg", String(config.wasmOptPasses.length), config.fallbackWarning]);
+});
+
+test("a bad setting is named in one line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "build-config-"));
+  const original = read("wasm-pack.toml");
+  for (const [edit, message] of [
+    [(t) => t.replace(/budget-gzip = \d+/, 'budget-gzip = "48 KB"'), "wasm-pack.toml: [size] budget-gzip must be a whole number of bytes"],
+    [(t) => t.replace(/^target = .*$/m, ""), "wasm-pack.toml: [package] target must be a wasm-pack target"],
+    [(t) => t.replace('"-Oz", ', "-Oz, "), /^wasm-pack\.toml: /],
+  ]) {
+    const file = join(dir, "wasm-pack.toml");
+    writeFileSync(file, edit(original));
+    assert.throws(() => buildConfig(file), (error) => {
+      assert.equal(error.message.split("\n").length, 1);
+      if (typeof message === "string") assert.equal(error.message, message);
+      else assert.match(error.message, message);
+      return true;
+    });
+  }
+});
