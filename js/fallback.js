@@ -25,7 +25,8 @@ class Problem extends Error {}
 
 function checkBaseUrl(text) {
   const rest = /^https?:\/\/(.*)$/s.exec(text)?.[1];
-  const problem = new TextEncoder().encode(text).length > 2048 ? "is longer than 2048 bytes"
+  const problem = text === "" ? "is empty"
+    : new TextEncoder().encode(text).length > 2048 ? "is longer than 2048 bytes"
     : rest === undefined ? "is not an absolute http:// or https:// URL"
     : rest === "" || rest.startsWith("/") ? "has no host"
     : /[\s\p{Cc}]/u.test(text) ? "contains whitespace or a control character"
@@ -88,41 +89,62 @@ function checkKeys(value) {
   throw new Problem("must be a base64 string, a list of them, or a keys document");
 }
 
-/** Reads and checks the options; throws a Problem naming every bad one. */
+/** One option, as the wasm build reads it: absent (undefined or null), or a
+ * value; throws a Problem when it cannot be read or JSON cannot hold it. */
+function readOption(options, name) {
+  let value;
+  try {
+    value = options[name];
+  } catch {
+    throw new Problem(`${name} could not be read`);
+  }
+  if (typeof value === "bigint") throw new Problem(`${name} is a BigInt, not a number`);
+  if (typeof value === "function" || typeof value === "symbol") throw new Problem(`${name} is not a JSON value`);
+  return value ?? undefined;
+}
+
+/** Reads and checks the options (the core's LookupOptions::from_fields);
+ * throws a Problem naming every bad one. */
 function readOptions(options) {
-  if (!options || typeof options !== "object" || Array.isArray(options)) throw new Problem("options must be an object");
+  if (!options || (typeof options !== "object" && typeof options !== "function")) throw new Problem("options must be an object");
   const problems = [];
+  /** Runs `check`; a Problem it throws is noted, and the result is undefined. */
   const attempt = (check) => {
     try {
       return check();
     } catch (e) {
       problems.push(e.message);
+      return undefined;
     }
   };
-  const present = (name) => options[name] ?? undefined;
-  let baseUrl = present("baseUrl");
+  /** The option `name`, or undefined: absent (noted as missing when required) or unreadable (noted). */
+  const take = (name, required = false) => attempt(() => {
+    const value = readOption(options, name);
+    if (value === undefined && required) throw new Problem(`${name} is missing`);
+    return value;
+  });
+  let baseUrl = take("baseUrl");
   if (baseUrl !== undefined) {
     baseUrl = attempt(() => {
       if (typeof baseUrl !== "string") throw new Problem("baseUrl must be a string");
       let absolute = baseUrl;
       try {
-        absolute = new URL(baseUrl, document.baseURI).href;
+        if (baseUrl) absolute = new URL(baseUrl, document.baseURI).href;
       } catch {
         // Checked as written.
       }
       return checkBaseUrl(absolute);
     });
   }
-  const fields = ["chain", "payTo", "resourceUrl"].map((name) => attempt(() => {
-    const value = present(name);
-    if (value === undefined) throw new Problem(`${name} is missing`);
-    if (typeof value !== "string") throw new Problem(`${name} must be a string`);
+  const names = ["chain", "payTo", "resourceUrl"];
+  const before = problems.length;
+  const fields = names.map((name) => attempt(() => {
+    const value = take(name, true);
+    if (value !== undefined && typeof value !== "string") throw new Problem(`${name} must be a string`);
     return value;
   }));
-  if (!problems.some((p) => !p.startsWith("baseUrl"))) {
-    attempt(() => fields.forEach((value, i) => checkField(["chain", "payTo", "resourceUrl"][i], value)));
-  }
-  const keys = present("publicKey");
+  if (problems.length === before) attempt(() => fields.forEach((value, i) => checkField(names[i], value)));
+  const keys = take("publicKey");
   if (keys !== undefined) {
     attempt(() => {
       try {
@@ -132,11 +154,11 @@ function readOptions(options) {
       }
     });
   }
-  const timeoutMs = present("timeoutMs") ?? 3000;
+  const timeoutMs = take("timeoutMs") ?? 3000;
   if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= 60000)) {
     problems.push("timeoutMs must be a whole number of milliseconds from 1 to 60000");
   }
-  const strict = present("strict") ?? false;
+  const strict = take("strict") ?? false;
   if (typeof strict !== "boolean") problems.push("strict must be true or false");
   if (problems.length) throw new Problem(problems.join("; "));
   const [chain, payTo, resourceUrl] = fields;

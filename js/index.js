@@ -78,6 +78,15 @@ export default function init(input) {
   return engine.then(() => undefined, () => undefined);
 }
 
+/** An option, or undefined when it cannot be read (the engine names the problem). */
+function option(options, name) {
+  try {
+    return options?.[name];
+  } catch {
+    return undefined;
+  }
+}
+
 /** A shallow copy, so that options are read when the call is made. */
 function snapshot(options) {
   try {
@@ -98,7 +107,8 @@ const services = new Map();
 /** The service's origin; "" when the options name none (nothing is fetched). */
 function serviceOf(options) {
   try {
-    return options?.baseUrl ? new URL(options.baseUrl, document.baseURI).origin : "";
+    const base = option(options, "baseUrl");
+    return base ? new URL(base, document.baseURI).origin : "";
   } catch {
     return "";
   }
@@ -115,7 +125,7 @@ function withinBudget(options, start, ready = () => true) {
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
   if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [] }));
-  const key = keyOf([options.baseUrl, options.chain, options.payTo, options.resourceUrl, options.timeoutMs]);
+  const key = keyOf(["baseUrl", "chain", "payTo", "resourceUrl", "timeoutMs"].map((name) => option(options, name)));
   return new Promise((resolve) => {
     service.queue.push({ key, start, ready, resolve });
     pump(service);
@@ -195,7 +205,7 @@ function nearView(element) {
  */
 function render(container, options, again) {
   const copy = snapshot(options);
-  if (copy?.loading !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
+  if (option(copy, "loading") !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
   const ready = () => visible.get(container) !== false;
   return nearView(container).then(() => renderNow(container, copy, ready)).then((state) => {
     const host = container.firstElementChild;
@@ -213,7 +223,7 @@ function render(container, options, again) {
 
 function renderNow(container, copy, ready) {
   const host = mount(container);
-  setTheme(host, copy?.theme);
+  setTheme(host, option(copy, "theme"));
   retries.delete(container);
   return withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
     .catch(() => {

@@ -133,6 +133,12 @@ const CASES = [
   ["keys document without Ed25519", { publicKey: { keys: [{ algorithm: "RSA", publicKey: "x" }] } }],
   ["keys document without keys", { publicKey: {} }],
   ["key a number", { publicKey: 5 }],
+  ["base URL empty", { baseUrl: "" }],
+  ["timeout NaN", { timeoutMs: "@NaN" }],
+  ["timeout Infinity", { timeoutMs: "@Infinity" }],
+  ["timeout a BigInt", { timeoutMs: "@BigInt" }],
+  ["chain a function", { chain: "@function" }],
+  ["a getter that throws", { payTo: "@throws" }],
   ["every option wrong", { baseUrl: "ftp://x", chain: 5, payTo: null, timeoutMs: -1, strict: "yes", publicKey: "zz" }],
 ];
 
@@ -175,7 +181,13 @@ test("the wasm build and the fallback agree on every case", async () => {
       return [root.querySelector(".label").textContent, root.querySelector(".tip").textContent];
     };
     return Promise.all(cases.map(async ([name, options]) => {
-      for (const key of Object.keys(options)) if (options[key] === null) delete options[key];
+      // Values JSON cannot carry into the page, made here.
+      const made = { "@NaN": NaN, "@Infinity": Infinity, "@BigInt": 10n, "@function": () => 1 };
+      for (const key of Object.keys(options)) {
+        if (options[key] === null) delete options[key];
+        else if (Object.hasOwn(made, options[key])) options[key] = made[options[key]];
+        else if (options[key] === "@throws") Object.defineProperty(options, key, { get() { throw new Error("no"); } });
+      }
       const [w, f, wb, fb] = await Promise.all([wasm.lookupVerdict(options), fallback.lookupVerdict(options), badge(wasm, options), badge(fallback, options)]);
       return { name, wasm: w, fallback: f, wasmBadge: wb, fallbackBadge: fb };
     }));
