@@ -5,15 +5,28 @@
 //   node scripts/demo.mjs [--port 8402]     start it and print the URL
 //   import { startDemo } from "./demo.mjs"   the same, from a test
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(ROOT, "target/release/x402-verdict");
-const KEYS = join(ROOT, "demo/keys.json");
 const WORK = join(ROOT, ".work/demo");
+
+/**
+ * The demo key file (demo/keys.json), copied to a file only its owner may
+ * read: the command refuses a secret key file open to others, and a clone
+ * does not keep a file's mode. Returns the copy's path.
+ */
+export function demoKeys() {
+  const copy = join(WORK, "keys.json");
+  mkdirSync(WORK, { recursive: true });
+  copyFileSync(join(ROOT, "demo/keys.json"), copy);
+  chmodSync(copy, 0o600);
+  return copy;
+}
+const KEYS = demoKeys();
 
 const hours = (h) => new Date(Math.floor(Date.now() / 1000) * 1000 + h * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
 

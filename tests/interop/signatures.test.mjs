@@ -8,9 +8,9 @@ import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from "
 import { execFile, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import canonicalize from "canonicalize";
-import { BIN, ENDPOINTS, startDemo } from "../../scripts/demo.mjs";
+import { BIN, ENDPOINTS, demoKeys, startDemo } from "../../scripts/demo.mjs";
 
-const KEYS = new URL("../../demo/keys.json", import.meta.url).pathname;
+const KEYS = demoKeys();
 const DOMAIN = "x402-verdict/v1\n";
 // The DER prefix of an Ed25519 SubjectPublicKeyInfo, before the raw 32 bytes.
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");

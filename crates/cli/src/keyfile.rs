@@ -59,6 +59,7 @@ impl KeyFile {
             .and_then(decode_base64)
             .and_then(|b| <[u8; 32]>::try_from(b).ok())
             .ok_or_else(|| at("current.secretKey is missing or not base64 of 32 bytes".into()))?;
+        check_private(path).map_err(at)?;
         let current = SigningKey::from_bytes(&secret);
         check_labels(&doc["current"], &current.verifying_key(), "current").map_err(at)?;
         let mut previous = Vec::new();
@@ -121,6 +122,31 @@ impl KeyFile {
         keys.extend(self.previous.iter().map(|k| entry(k, "previous")));
         json!({ "keys": keys })
     }
+}
+
+/// A file holding a secret key must be readable by its owner only: like
+/// ssh, refuse one that grants its group or others any access.
+#[cfg(unix)]
+fn check_private(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = fs::metadata(path)
+        .map_err(|e| e.to_string())?
+        .permissions()
+        .mode();
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "holds a secret key but is open to others (mode {:04o}); run: chmod 600 {}",
+            mode & 0o777,
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Elsewhere the operating system's own access rules apply.
+#[cfg(not(unix))]
+fn check_private(_path: &Path) -> Result<(), String> {
+    Ok(())
 }
 
 fn key_entry(key: &VerifyingKey) -> Value {

@@ -3,6 +3,7 @@
 
 mod check;
 mod commands;
+mod connections;
 mod jsonfile;
 mod keyfile;
 mod mcp;
@@ -48,10 +49,12 @@ fn main() -> ExitCode {
         )
         .with_target(false)
         .init();
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    // The service uses every core; the other commands need one thread.
+    let mut builder = match cli.command {
+        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("x402-verdict: cannot start the runtime: {e}");

@@ -11,18 +11,18 @@
 //!   "published": [ { "verdict": { … }, "signature": "…" } ] }
 //! ```
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use axum::body::Bytes;
-use serde::Deserialize;
-use serde_json::Value;
-use x402_verdict_core::json::{Object, Value as JsonValue};
+use x402_verdict_core::endpoint::{canonical_address, check_field};
+use x402_verdict_core::json::{Object, Value};
+use x402_verdict_core::network::canonical_chain;
 use x402_verdict_core::verdict::is_assurance_level;
-use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome};
+use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome, MAX_BODY_BYTES};
 
 /// Whether an attestation still stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The operator's attestation stands.
     Active,
@@ -30,22 +30,20 @@ pub enum Status {
     Revoked,
 }
 
-/// One attestation, as written in the registry file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Entry {
-    chain: String,
-    pay_to: String,
-    resource_url: String,
-    operator: String,
-    related_party: bool,
-    assurance_level: String,
-    status: Status,
-    attested_at: String,
-    last_rechecked_at: String,
-    recheck_every_hours: u32,
-    renew_by: String,
-}
+/// The members of an attestation, each named in the errors about it.
+const ENTRY_FIELDS: [&str; 11] = [
+    "chain",
+    "payTo",
+    "resourceUrl",
+    "operator",
+    "relatedParty",
+    "assuranceLevel",
+    "status",
+    "attestedAt",
+    "lastRecheckedAt",
+    "recheckEveryHours",
+    "renewBy",
+];
 
 /// One checked attestation.
 #[derive(Clone, Debug)]
@@ -76,9 +74,9 @@ impl Attestation {
     /// The unsigned `verdict` object for a request naming `asked` at `now`
     /// (the request's values are echoed exactly).
     pub fn verdict(&self, asked: &Endpoint, now: Timestamp) -> Object {
-        let text = |s: &str| JsonValue::String(s.to_owned());
+        let text = |s: &str| Value::String(s.to_owned());
         let mut verdict = Object::new();
-        verdict.insert("v", JsonValue::Integer(1));
+        verdict.insert("v", Value::Integer(1));
         verdict.insert("chain", text(asked.chain()));
         verdict.insert("payTo", text(asked.pay_to()));
         verdict.insert("resourceUrl", text(asked.resource_url()));
@@ -87,11 +85,11 @@ impl Attestation {
         verdict.insert("verifiedAt", text(&self.last_rechecked_at.to_rfc3339()));
         verdict.insert(
             "recheckEveryHours",
-            JsonValue::Integer(self.recheck_every_hours.into()),
+            Value::Integer(self.recheck_every_hours.into()),
         );
         verdict.insert("issuedAt", text(&now.to_rfc3339()));
         verdict.insert("operator", text(&self.operator));
-        verdict.insert("relatedParty", JsonValue::Bool(self.related_party));
+        verdict.insert("relatedParty", Value::Bool(self.related_party));
         verdict
     }
 }
@@ -106,11 +104,40 @@ pub struct Published {
     pub parsed: VerdictDocument,
 }
 
-/// What the service answers from.
+/// What the service answers from, indexed by [`Key`].
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
     attestations: Vec<Attestation>,
     published: Vec<Published>,
+    index: HashMap<Key, Entry>,
+}
+
+/// Where an endpoint's entry is.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Attested(usize),
+    Published(usize),
+}
+
+/// The spelling under which every value consumers read as one endpoint
+/// meets (their matching rule, [`Endpoint::is`]): `chain` by its
+/// [canonical name](canonical_chain) (`base` is `eip155:8453`), `payTo` in
+/// its [canonical spelling](canonical_address), `resourceUrl` exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    chain: String,
+    pay_to: String,
+    resource_url: String,
+}
+
+impl Key {
+    fn of(endpoint: &Endpoint) -> Self {
+        Key {
+            chain: canonical_chain(endpoint.chain()).to_owned(),
+            pay_to: canonical_address(endpoint.pay_to()).into_owned(),
+            resource_url: endpoint.resource_url().to_owned(),
+        }
+    }
 }
 
 /// What the registry holds for one endpoint.
@@ -128,77 +155,70 @@ impl Registry {
     ///
     /// One line naming the file, the entry and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let doc = crate::jsonfile::read(path)?;
-        Registry::from_json(&doc).map_err(|problem| format!("{}: {problem}", path.display()))
+        let doc = crate::jsonfile::read_strict(path)?;
+        Registry::from_json(doc).map_err(|problem| format!("{}: {problem}", path.display()))
     }
 
-    /// Checks a registry document.
+    /// Checks a registry document, taking its strings.
     ///
     /// # Errors
     ///
     /// One line naming the entry and the field that is wrong.
-    pub fn from_json(doc: &Value) -> Result<Self, String> {
-        let Value::Object(top) = doc else {
+    pub fn from_json(doc: Value) -> Result<Self, String> {
+        let Value::Object(mut top) = doc else {
             return Err("the registry is not a JSON object".into());
         };
-        if let Some(key) = top
-            .keys()
-            .find(|k| !["attestations", "published"].contains(&k.as_str()))
-        {
-            return Err(format!(
-                "unknown member `{key}` (expected attestations, published)"
-            ));
-        }
-        let list = |name: &str| match top.get(name) {
-            None => Ok(&[][..]),
-            Some(Value::Array(items)) => Ok(items.as_slice()),
+        let mut list = |name: &str| match top.remove(name) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => Ok(items),
             Some(_) => Err(format!("{name} is not a list")),
         };
+        let (attestations, published) = (list("attestations")?, list("published")?);
+        if let Some(name) = top.names().next() {
+            return Err(format!(
+                "unknown member `{}` (expected attestations, published)",
+                name.escape_debug()
+            ));
+        }
         let mut registry = Registry::default();
-        for (i, item) in list("attestations")?.iter().enumerate() {
-            let attestation = check_entry(item).map_err(|p| format!("attestations[{i}]: {p}"))?;
-            registry.check_unique(&attestation.endpoint, &format!("attestations[{i}]"))?;
+        for (i, item) in attestations.into_iter().enumerate() {
+            let at = |p: String| format!("attestations[{i}]: {p}");
+            let attestation = check_entry(item).map_err(at)?;
+            registry
+                .index_entry(&attestation.endpoint, Entry::Attested(i))
+                .map_err(at)?;
             registry.attestations.push(attestation);
         }
-        for (i, item) in list("published")?.iter().enumerate() {
-            let bytes = Bytes::from(serde_json::to_vec(item).unwrap_or_default());
-            let parsed =
-                VerdictDocument::parse(&bytes).map_err(|e| format!("published[{i}]: {e}"))?;
-            let v = &parsed.verdict;
-            let endpoint = Endpoint::new(&v.chain, &v.pay_to, &v.resource_url)
-                .map_err(|e| format!("published[{i}]: verdict.{e}"))?;
-            let published = Published {
-                endpoint,
-                document: bytes,
-                parsed,
-            };
-            registry.check_unique(&published.endpoint, &format!("published[{i}]"))?;
+        for (i, item) in published.iter().enumerate() {
+            let at = |p: String| format!("published[{i}]: {p}");
+            let published = check_published(item).map_err(at)?;
+            registry
+                .index_entry(&published.endpoint, Entry::Published(i))
+                .map_err(at)?;
             registry.published.push(published);
         }
         Ok(registry)
     }
 
-    /// Each endpoint may be named by one entry only.
-    fn check_unique(&self, endpoint: &Endpoint, name: &str) -> Result<(), String> {
-        match self.find(endpoint) {
-            Some(_) => Err(format!("{name}: another entry already names this endpoint")),
-            None => Ok(()),
+    /// Indexes an entry; each endpoint may be named by one entry only.
+    fn index_entry(&mut self, endpoint: &Endpoint, entry: Entry) -> Result<(), String> {
+        match self.index.entry(Key::of(endpoint)) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                Err("another entry already names this endpoint".into())
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(entry);
+                Ok(())
+            }
         }
     }
 
-    /// What the registry holds for `endpoint` (`payTo` by the EVM case rule).
+    /// What the registry holds for `endpoint`, by the consumers' matching rule.
     pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
-        let names = |e: &Endpoint| endpoint.is(e.chain(), e.pay_to(), e.resource_url());
-        self.attestations
-            .iter()
-            .find(|a| names(&a.endpoint))
-            .map(Found::Attested)
-            .or_else(|| {
-                self.published
-                    .iter()
-                    .find(|p| names(&p.endpoint))
-                    .map(Found::Published)
-            })
+        Some(match *self.index.get(&Key::of(endpoint))? {
+            Entry::Attested(i) => Found::Attested(&self.attestations[i]),
+            Entry::Published(i) => Found::Published(&self.published[i]),
+        })
     }
 
     /// The published documents.
@@ -212,46 +232,123 @@ impl Registry {
     }
 }
 
-fn check_entry(item: &Value) -> Result<Attestation, String> {
-    let entry: Entry = serde_json::from_value(item.clone()).map_err(|e| e.to_string())?;
-    let endpoint = Endpoint::new(&entry.chain, &entry.pay_to, &entry.resource_url)
-        .map_err(|e| e.to_string())?;
-    if !is_assurance_level(&entry.assurance_level) {
-        return Err("assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -".into());
+/// The members of one registry entry, taken one at a time so that every
+/// error names its field.
+struct Fields(Object);
+
+impl Fields {
+    fn take(&mut self, name: &str) -> Result<Value, String> {
+        self.0
+            .remove(name)
+            .ok_or_else(|| format!("{name} is missing"))
     }
-    if !(1..=8760).contains(&entry.recheck_every_hours) {
-        return Err("recheckEveryHours is not an integer from 1 to 8760".into());
+
+    fn text(&mut self, name: &str) -> Result<String, String> {
+        match self.take(name)? {
+            Value::String(text) => Ok(text),
+            _ => Err(format!("{name} is not a string")),
+        }
     }
-    if entry.operator.trim().is_empty() {
+
+    fn flag(&mut self, name: &str) -> Result<bool, String> {
+        match self.take(name)? {
+            Value::Bool(flag) => Ok(flag),
+            _ => Err(format!("{name} is not true or false")),
+        }
+    }
+
+    fn time(&mut self, name: &str) -> Result<Timestamp, String> {
+        Timestamp::parse_rfc3339(&self.text(name)?)
+            .ok_or_else(|| format!("{name} is not an RFC 3339 UTC time"))
+    }
+}
+
+fn check_entry(item: Value) -> Result<Attestation, String> {
+    let Value::Object(members) = item else {
+        return Err("the entry is not a JSON object".into());
+    };
+    if let Some(name) = members.names().find(|n| !ENTRY_FIELDS.contains(n)) {
+        return Err(format!("unknown member `{}`", name.escape_debug()));
+    }
+    let mut fields = Fields(members);
+    let endpoint = Endpoint::new(
+        &fields.text("chain")?,
+        &fields.text("payTo")?,
+        &fields.text("resourceUrl")?,
+    )
+    .map_err(|e| e.to_string())?;
+    let operator = fields.text("operator")?;
+    if operator.trim().is_empty() {
         return Err("operator is empty".into());
     }
-    let time = |field: &str, text: &str| {
-        Timestamp::parse_rfc3339(text).ok_or_else(|| format!("{field} is not an RFC 3339 UTC time"))
+    // The endpoint's rule bounds the operator too, so that no verdict the
+    // service signs comes near the body size consumers accept.
+    check_field("operator", &operator).map_err(|e| e.to_string())?;
+    let assurance_level = fields.text("assuranceLevel")?;
+    if !is_assurance_level(&assurance_level) {
+        return Err("assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -".into());
+    }
+    let status = match fields.text("status")?.as_str() {
+        "active" => Status::Active,
+        "revoked" => Status::Revoked,
+        _ => return Err("status is not \"active\" or \"revoked\"".into()),
     };
-    let attested_at = time("attestedAt", &entry.attested_at)?;
-    let last_rechecked_at = time("lastRecheckedAt", &entry.last_rechecked_at)?;
-    let renew_by = time("renewBy", &entry.renew_by)?;
+    let recheck_every_hours = match fields.take("recheckEveryHours")? {
+        Value::Integer(h) => u32::try_from(h).ok().filter(|h| (1..=8760).contains(h)),
+        _ => None,
+    }
+    .ok_or("recheckEveryHours is not an integer from 1 to 8760")?;
+    let attested_at = fields.time("attestedAt")?;
+    let last_rechecked_at = fields.time("lastRecheckedAt")?;
+    let renew_by = fields.time("renewBy")?;
     if last_rechecked_at < attested_at {
         return Err("lastRecheckedAt is before attestedAt".into());
     }
     Ok(Attestation {
         endpoint,
-        operator: entry.operator,
-        related_party: entry.related_party,
-        assurance_level: entry.assurance_level,
-        status: entry.status,
+        operator,
+        related_party: fields.flag("relatedParty")?,
+        assurance_level,
+        status,
         last_rechecked_at,
-        recheck_every_hours: entry.recheck_every_hours,
+        recheck_every_hours,
         renew_by,
+    })
+}
+
+fn check_published(item: &Value) -> Result<Published, String> {
+    let document = item
+        .canonical()
+        .ok_or("holds a number other than an integer of at most 2^53 - 1")?;
+    if document.len() > MAX_BODY_BYTES {
+        return Err(format!(
+            "the document is {} bytes, over the {MAX_BODY_BYTES} bytes consumers accept",
+            document.len()
+        ));
+    }
+    let parsed = VerdictDocument::parse(document.as_bytes()).map_err(|e| e.to_string())?;
+    let v = &parsed.verdict;
+    let endpoint =
+        Endpoint::new(&v.chain, &v.pay_to, &v.resource_url).map_err(|e| format!("verdict.{e}"))?;
+    Ok(Published {
+        endpoint,
+        document: Bytes::from(document),
+        parsed,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Map};
+    use serde_json::{json, Map, Value as Json};
+    use x402_verdict_core::json::parse_strict;
 
-    fn entry() -> Value {
+    /// The registry a document written with `json!` gives.
+    fn registry(doc: Json) -> Result<Registry, String> {
+        Registry::from_json(parse_strict(doc.to_string().as_bytes()).unwrap())
+    }
+
+    fn entry() -> Json {
         json!({
             "chain": "base", "payTo": "0xAbC0000000000000000000000000000000000001",
             "resourceUrl": "https://api.example.com/x", "operator": "Example Co",
@@ -261,13 +358,13 @@ mod tests {
         })
     }
 
-    fn error(mutate: impl FnOnce(&mut Map<String, Value>)) -> String {
+    fn error(mutate: impl FnOnce(&mut Map<String, Json>)) -> String {
         let mut e = entry();
         mutate(e.as_object_mut().unwrap());
-        Registry::from_json(&json!({ "attestations": [entry_with_other_url(), e] })).unwrap_err()
+        registry(json!({ "attestations": [entry_with_other_url(), e] })).unwrap_err()
     }
 
-    fn entry_with_other_url() -> Value {
+    fn entry_with_other_url() -> Json {
         let mut e = entry();
         e["resourceUrl"] = json!("https://api.example.com/other");
         e
@@ -275,7 +372,7 @@ mod tests {
 
     #[test]
     fn derives_each_outcome_from_the_clock() {
-        let r = Registry::from_json(&json!({ "attestations": [entry()] })).unwrap();
+        let r = registry(json!({ "attestations": [entry()] })).unwrap();
         let asked = Endpoint::new(
             "base",
             "0xabc0000000000000000000000000000000000001",
@@ -299,63 +396,181 @@ mod tests {
         // The request's spelling is echoed.
         assert_eq!(
             a.verdict(&asked, t("2026-09-01T12:00:00Z")).get("payTo"),
-            Some(&JsonValue::String(asked.pay_to().to_owned()))
+            Some(&Value::String(asked.pay_to().to_owned()))
         );
     }
 
     #[test]
     fn names_the_entry_and_field() {
+        let cases: &[(&str, Json, &str)] = &[
+            ("chain", json!(5), "chain is not a string"),
+            ("chain", json!(""), "chain is empty"),
+            ("payTo", json!(null), "payTo is not a string"),
+            ("resourceUrl", json!(["x"]), "resourceUrl is not a string"),
+            ("operator", json!({}), "operator is not a string"),
+            ("operator", json!(" "), "operator is empty"),
+            (
+                "operator",
+                json!("Co\u{0}"),
+                "operator contains a control character",
+            ),
+            (
+                "operator",
+                json!("x".repeat(513)),
+                "operator is longer than 512 bytes",
+            ),
+            (
+                "relatedParty",
+                json!("no"),
+                "relatedParty is not true or false",
+            ),
+            (
+                "relatedParty",
+                json!(0),
+                "relatedParty is not true or false",
+            ),
+            ("assuranceLevel", json!(1), "assuranceLevel is not a string"),
+            (
+                "assuranceLevel",
+                json!("g"),
+                "assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -",
+            ),
+            ("status", json!(true), "status is not a string"),
+            (
+                "status",
+                json!("paused"),
+                "status is not \"active\" or \"revoked\"",
+            ),
+            ("attestedAt", json!(0), "attestedAt is not a string"),
+            (
+                "lastRecheckedAt",
+                json!("yesterday"),
+                "lastRecheckedAt is not an RFC 3339 UTC time",
+            ),
+            (
+                "renewBy",
+                json!("soon"),
+                "renewBy is not an RFC 3339 UTC time",
+            ),
+            (
+                "recheckEveryHours",
+                json!(-1),
+                "recheckEveryHours is not an integer from 1 to 8760",
+            ),
+            (
+                "recheckEveryHours",
+                json!(0),
+                "recheckEveryHours is not an integer from 1 to 8760",
+            ),
+            (
+                "recheckEveryHours",
+                json!("24"),
+                "recheckEveryHours is not an integer from 1 to 8760",
+            ),
+            (
+                "recheckEveryHours",
+                json!(24.5),
+                "recheckEveryHours is not an integer from 1 to 8760",
+            ),
+            (
+                "recheckEveryHours",
+                json!(1u64 << 32),
+                "recheckEveryHours is not an integer from 1 to 8760",
+            ),
+            (
+                "resourceUrl",
+                json!("https://api.example.com/other"),
+                "another entry already names this endpoint",
+            ),
+        ];
+        for (field, value, problem) in cases {
+            assert_eq!(
+                error(|m| {
+                    m.insert((*field).into(), value.clone());
+                }),
+                format!("attestations[1]: {problem}"),
+                "{field}: {value}"
+            );
+        }
+        for field in ENTRY_FIELDS {
+            assert_eq!(
+                error(|m| {
+                    m.remove(field);
+                }),
+                format!("attestations[1]: {field} is missing")
+            );
+        }
         assert_eq!(
             error(|m| {
-                m.remove("operator");
+                m.insert("extra".into(), json!(1));
             }),
-            "attestations[1]: missing field `operator`"
-        );
-        assert!(error(|m| {
-            m.insert("status".into(), json!("paused"));
-        })
-        .starts_with("attestations[1]: unknown variant `paused`"));
-        assert_eq!(
-            error(|m| {
-                m.insert("assuranceLevel".into(), json!("g"));
-            }),
-            "attestations[1]: assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -"
+            "attestations[1]: unknown member `extra`"
         );
         assert_eq!(
-            error(|m| {
-                m.insert("recheckEveryHours".into(), json!(0));
-            }),
-            "attestations[1]: recheckEveryHours is not an integer from 1 to 8760"
+            registry(json!({ "attestations": [5] })).unwrap_err(),
+            "attestations[0]: the entry is not a JSON object"
         );
-        assert_eq!(
-            error(|m| {
-                m.insert("renewBy".into(), json!("soon"));
-            }),
-            "attestations[1]: renewBy is not an RFC 3339 UTC time"
-        );
-        assert_eq!(
-            error(|m| {
-                m.insert("chain".into(), json!(""));
-            }),
-            "attestations[1]: chain is empty"
-        );
-        assert!(error(|m| {
-            m.insert("extra".into(), json!(1));
-        })
-        .contains("unknown field `extra`"));
-        assert_eq!(
-            error(|m| {
-                m.insert("resourceUrl".into(), json!("https://api.example.com/other"));
-            }),
-            "attestations[1]: another entry already names this endpoint"
-        );
-        assert!(Registry::from_json(&json!({ "attestation": [] }))
+        assert!(registry(json!({ "attestation": [] }))
             .unwrap_err()
             .contains("unknown member"));
-        assert!(
-            Registry::from_json(&json!({ "published": [{"verdict": {}}] }))
-                .unwrap_err()
-                .starts_with("published[0]: verdict.v is missing")
-        );
+        assert!(registry(json!({ "published": [{"verdict": {}}] }))
+            .unwrap_err()
+            .starts_with("published[0]: verdict.v is missing"));
+        let huge = json!({ "verdict": { "v": 1, "padding": "x".repeat(MAX_BODY_BYTES) } });
+        assert!(registry(json!({ "published": [huge] }))
+            .unwrap_err()
+            .ends_with("bytes, over the 65536 bytes consumers accept"),);
+    }
+
+    #[test]
+    fn finds_every_spelling_consumers_match_and_no_other() {
+        let mut entries = Vec::new();
+        for i in 0..1000 {
+            let mut e = entry();
+            e["payTo"] = json!(format!("0xAbC{i:037}"));
+            entries.push(e);
+        }
+        let mut solana = entry();
+        solana["payTo"] = json!("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
+        entries.push(solana);
+        let r = registry(json!({ "attestations": entries })).unwrap();
+        let found = |chain: &str, pay_to: &str, url: &str| {
+            r.find(&Endpoint::new(chain, pay_to, url).unwrap())
+                .is_some()
+        };
+        let url = "https://api.example.com/x";
+        assert!(found("base", &format!("0xAbC{:037}", 999), url));
+        assert!(found("base", &format!("0xabc{:037}", 999), url));
+        assert!(found("base", &format!("0xABC{:037}", 7), url));
+        assert!(!found("base", &format!("0xAbC{:037}", 1000), url));
+        assert!(!found("Base", &format!("0xAbC{:037}", 1), url));
+        assert!(found("eip155:8453", &format!("0xabc{:037}", 1), url));
+        assert!(!found("eip155:84532", &format!("0xAbC{:037}", 1), url));
+        assert!(!found(
+            "base",
+            &format!("0xAbC{:037}", 1),
+            "https://api.example.com/X"
+        ));
+        assert!(found(
+            "base",
+            "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+            url
+        ));
+        assert!(!found(
+            "base",
+            "7xkxtg2cw87d97txjsdpbd5jbkhetqa83tzrujosgasu",
+            url
+        ));
+        // Two spellings of one EVM address, or a chain's two names, are one endpoint.
+        let mut twin = entry();
+        twin["payTo"] = json!("0xabc0000000000000000000000000000000000001");
+        let mut alias = entry();
+        alias["chain"] = json!("eip155:8453");
+        for other in [twin, alias] {
+            assert_eq!(
+                registry(json!({ "attestations": [entry(), other] })).unwrap_err(),
+                "attestations[1]: another entry already names this endpoint"
+            );
+        }
     }
 }

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
@@ -20,6 +21,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, Timestamp, TrustedKeys};
 
+use crate::connections::{self, Limits};
 use crate::keyfile::KeyFile;
 use crate::paid::DemoPaid;
 use crate::registry::{Found, Registry};
@@ -51,6 +53,14 @@ pub struct ServeArgs {
     /// Also answer `GET /demo/paid` with 402 and this x402 v2 challenge (a demo paid resource).
     #[arg(long, value_name = "FILE")]
     pub demo_paid: Option<PathBuf>,
+    /// Close a connection that has not sent a complete request head within
+    /// this many milliseconds of opening or of its previous response (slow
+    /// and idle keep-alive clients).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub header_timeout_ms: u64,
+    /// The most connections served at once; more wait to be accepted.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections: u32,
 }
 
 struct Service {
@@ -87,12 +97,15 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     println!("listening on http://{addr}");
     tracing::info!(%addr, attestations, "serving");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    let limits = Limits {
+        header_timeout: Duration::from_millis(args.header_timeout_ms),
+        max_connections: args.max_connections as usize,
+    };
+    connections::serve(listener, app, limits, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
+    Ok(())
 }
 
 fn warn_about_published(registry: &Registry, keys: &KeyFile) {

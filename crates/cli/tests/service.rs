@@ -360,6 +360,44 @@ async fn refuses_to_start_on_bad_files() {
 }
 
 #[tokio::test]
+async fn refuses_a_secret_key_file_others_can_access() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch("mode");
+    let keys = dir.join("keys.json");
+    keygen(&keys, false).await;
+    let registry = dir.join("registry.json");
+    std::fs::write(&registry, "{}").unwrap();
+    let verdict = dir.join("verdict.json");
+    std::fs::write(
+        &verdict,
+        r#"{"v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "no_signal"}"#,
+    )
+    .unwrap();
+    // An address in use: a serve that got past the key file would fail on it.
+    let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let (k, r, v) = (
+        keys.to_str().unwrap(),
+        registry.to_str().unwrap(),
+        verdict.to_str().unwrap(),
+    );
+    let serve = ["serve", "--listen", &listen, "--registry", r, "--keys", k];
+    for mode in [0o644, 0o640, 0o604, 0o660] {
+        std::fs::set_permissions(&keys, std::fs::Permissions::from_mode(mode)).unwrap();
+        let expected = format!(
+            "x402-verdict: {k}: holds a secret key but is open to others (mode {mode:04o}); run: chmod 600 {k}"
+        );
+        for args in [&serve[..], &["sign", "--keys", k, v]] {
+            let (code, out, err) = run(args).await;
+            assert_eq!((code, out.as_str(), err.trim()), (2, "", expected.as_str()));
+        }
+    }
+    std::fs::set_permissions(&keys, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (code, _, err) = run(&["sign", "--keys", k, v]).await;
+    assert_eq!(code, 0, "{err}");
+}
+
+#[tokio::test]
 async fn sign_refuses_malformed_verdicts() {
     let dir = scratch("sign");
     let keys = dir.join("keys.json");
@@ -379,6 +417,14 @@ async fn sign_refuses_malformed_verdicts() {
         (
             format!(r#"{{{fields}, "outcome": "no_signal", "score": 0.5}}"#),
             "2^53",
+        ),
+        // Every consumer would refuse it as too large.
+        (
+            format!(
+                r#"{{{fields}, "outcome": "no_signal", "operator": "{}"}}"#,
+                "x".repeat(70_000)
+            ),
+            "over the 65536 bytes consumers accept",
         ),
     ] {
         std::fs::write(&input, text).unwrap();

@@ -1,5 +1,6 @@
 //! The endpoint identity (`chain`, `payTo`, `resourceUrl`) and its rules.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::network::same_chain;
@@ -83,14 +84,30 @@ pub fn same_address(a: &str, b: &str) -> bool {
     a == b || (is_evm_address(a) && is_evm_address(b) && a.eq_ignore_ascii_case(b))
 }
 
+/// The one spelling of a `payTo` value that [`same_address`] reads as the
+/// same address: an EVM address in lowercase, any other value unchanged. Two
+/// values are one address exactly when their canonical spellings are equal,
+/// so a service can index its entries by it.
+pub fn canonical_address(pay_to: &str) -> Cow<'_, str> {
+    if is_evm_address(pay_to) {
+        Cow::Owned(pay_to.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(pay_to)
+    }
+}
+
 fn is_evm_address(s: &str) -> bool {
     s.strip_prefix("0x")
         .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// Checks one value that names part of an endpoint: non-empty, at most 512
-/// bytes, no control character.
-pub(crate) fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
+/// The rule each endpoint value follows (non-empty, at most
+/// [`MAX_FIELD_BYTES`], no control characters), for a value named `field`.
+///
+/// # Errors
+///
+/// What is wrong with the value, under the name `field`.
+pub fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
     let problem = if value.is_empty() {
         "is empty"
     } else if value.len() > MAX_FIELD_BYTES {
@@ -120,6 +137,29 @@ mod tests {
         // Not EVM-shaped: case matters (Solana addresses are case-sensitive).
         assert!(!same_address("AbC", "abc"));
         assert!(!same_address("0xabc", "0xABC"));
+    }
+
+    #[test]
+    fn canonical_addresses_are_equal_exactly_when_the_addresses_are_one() {
+        let values = [
+            EVM,
+            "0x209693bc6afc0c5328ba36faf03c514ef312287c",
+            "0X209693Bc6afc0C5328bA36FaF03C514EF312287C",
+            "0x209693Bc6afc0C5328bA36FaF03C514EF312287",
+            "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+            "7xkxtg2cw87d97txjsdpbd5jbkhetqa83tzrujosgasu",
+            "0xABC",
+            "0xabc",
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(
+                    canonical_address(a) == canonical_address(b),
+                    same_address(a, b),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -130,6 +130,11 @@ impl Object {
     pub fn values(&self) -> impl Iterator<Item = &Value> {
         self.0.iter().map(|(_, value)| value)
     }
+
+    /// The member names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(name, _)| name.as_str())
+    }
 }
 
 impl Value {

@@ -4,6 +4,7 @@ use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 
 use crate::json::{Object, Value};
 use crate::keys::{decode_base64, encode_base64, KeyId, TrustedKeys};
+use crate::request::MAX_BODY_BYTES;
 use crate::verdict::{Malformed, SignatureField, Verdict, VerdictDocument};
 
 /// The domain-separation prefix of every signed message.
@@ -78,7 +79,8 @@ pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bo
 ///
 /// # Errors
 ///
-/// The rule the verdict breaks; nothing is signed then.
+/// The rule the verdict breaks, or a document larger than consumers accept
+/// ([`MAX_BODY_BYTES`]); nothing is returned then.
 pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Malformed> {
     let key_id = KeyId::of(&key.verifying_key());
     verdict.insert("keyId", Value::String(key_id.to_string()));
@@ -91,7 +93,14 @@ pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Mal
         Value::String(encode_base64(&key.sign(&message).to_bytes())),
     );
     document.insert("verdict", Value::Object(verdict));
-    Ok(document.canonical().unwrap_or_default())
+    let text = document.canonical().unwrap_or_default();
+    if text.len() > MAX_BODY_BYTES {
+        return Err(Malformed(format!(
+            "the signed document would be {} bytes, over the {MAX_BODY_BYTES} bytes consumers accept",
+            text.len()
+        )));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -191,5 +200,19 @@ mod tests {
         let mut v = verdict();
         v.remove("issuedAt");
         assert!(sign_verdict(v, &SigningKey::from_bytes(&[7; 32])).is_err());
+    }
+
+    #[test]
+    fn refuses_a_document_consumers_would_refuse_as_too_large() {
+        let key = SigningKey::from_bytes(&[7; 32]);
+        let mut v = verdict();
+        v.insert("operator", Value::String("x".repeat(MAX_BODY_BYTES - 400)));
+        assert!(sign_verdict(v.clone(), &key).unwrap().len() <= MAX_BODY_BYTES);
+        v.insert("operator", Value::String("x".repeat(MAX_BODY_BYTES)));
+        let problem = sign_verdict(v, &key).unwrap_err().to_string();
+        assert!(
+            problem.ends_with("over the 65536 bytes consumers accept"),
+            "{problem}"
+        );
     }
 }

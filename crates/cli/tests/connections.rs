@@ -1,0 +1,128 @@
+//! The service under slow, idle and numerous connections on loopback: each
+//! slow or idle one is closed after the configured header timeout while
+//! other clients are served, and the connection cap holds.
+
+mod support;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::*;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+async fn small_service(options: &[&str]) -> (PathBuf, Service) {
+    let dir = scratch("connections");
+    let keys = dir.join("keys.json");
+    keygen(&keys, false).await;
+    let registry = dir.join("registry.json");
+    let entry = attestation(&format!("{R}good"), "active", 1, 24);
+    std::fs::write(&registry, json!({ "attestations": [entry] }).to_string()).unwrap();
+    let service = Service::start_with(&registry, &keys, options).await;
+    (dir, service)
+}
+
+async fn connect(service: &Service) -> TcpStream {
+    TcpStream::connect(service.url.trim_start_matches("http://"))
+        .await
+        .unwrap()
+}
+
+const KEYS_REQUEST: &[u8] = b"GET /v0/verification-keys HTTP/1.1\r\nHost: test\r\n\r\n";
+
+/// Reads until the server closes the connection; `None` if it is still open
+/// `within` after `opened`.
+async fn closed<R: AsyncReadExt + Unpin>(
+    reader: &mut R,
+    opened: Instant,
+    within: Duration,
+) -> Option<Duration> {
+    let mut buffer = [0u8; 4096];
+    loop {
+        let left = within.checked_sub(opened.elapsed())?;
+        match tokio::time::timeout(left, reader.read(&mut buffer)).await {
+            Err(_) => return None,
+            Ok(Ok(0) | Err(_)) => return Some(opened.elapsed()),
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+async fn get_keys(service: &Service) -> reqwest::StatusCode {
+    reqwest::get(format!("{}/v0/verification-keys", service.url))
+        .await
+        .unwrap()
+        .status()
+}
+
+#[tokio::test]
+async fn slow_and_idle_connections_are_closed_while_others_are_served() {
+    let (_dir, service) = small_service(&["--header-timeout-ms", "400"]).await;
+
+    // Slowloris: a request head that never ends, one header line at a time.
+    let slow = connect(&service).await;
+    let slow_opened = Instant::now();
+    let (mut slow_reader, mut slow_writer) = slow.into_split();
+    tokio::spawn(async move {
+        let mut line: &[u8] = b"GET /v0/verification-keys HTTP/1.1\r\n";
+        for _ in 0..50 {
+            if slow_writer.write_all(line).await.is_err() {
+                break;
+            }
+            line = b"X-Slow: 1\r\n";
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+
+    // Idle keep-alive: one request answered, then nothing.
+    let mut idle = connect(&service).await;
+    idle.write_all(KEYS_REQUEST).await.unwrap();
+    let mut head = [0u8; 64];
+    let n = idle.read(&mut head).await.unwrap();
+    assert!(head[..n].starts_with(b"HTTP/1.1 200"));
+    let idle_since = Instant::now();
+
+    for _ in 0..5 {
+        assert_eq!(get_keys(&service).await, 200, "other clients are served");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let limit = Duration::from_secs(5);
+    let slow_closed = closed(&mut slow_reader, slow_opened, limit)
+        .await
+        .expect("the slow connection is closed");
+    let idle_closed = closed(&mut idle, idle_since, limit)
+        .await
+        .expect("the idle connection is closed");
+    for (what, after) in [("slow", slow_closed), ("idle", idle_closed)] {
+        assert!(
+            (Duration::from_millis(350)..Duration::from_secs(3)).contains(&after),
+            "{what} connection closed after {after:?}, the timeout is 400 ms"
+        );
+    }
+    assert_eq!(get_keys(&service).await, 200);
+}
+
+#[tokio::test]
+async fn the_connection_cap_holds() {
+    let (_dir, service) = small_service(&["--max-connections", "3"]).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect(&service).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let url = format!("{}/v0/verification-keys", service.url);
+    let fourth = tokio::spawn(reqwest::get(url));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(
+        !fourth.is_finished(),
+        "a fourth connection was served while three were open"
+    );
+    held.pop();
+    let answer = tokio::time::timeout(Duration::from_secs(3), fourth)
+        .await
+        .expect("served once a connection closes")
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+}
