@@ -1,7 +1,7 @@
 // Types of the package's entry (index.js).
-import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
+import type { BadgeOptions as LookupOptions, BadgeState, PaymentEndpoint, PaymentEndpoints, VerdictResult } from "./x402_verdict_badge.js";
 
-export type { BadgeState, VerdictResult };
+export type { BadgeState, PaymentEndpoint, PaymentEndpoints, VerdictResult };
 
 /** Options of one badge: the lookup's, and its theme. */
 export interface BadgeOptions extends LookupOptions {
@@ -41,6 +41,15 @@ export function lookupVerdict(options: BadgeOptions): Promise<VerdictResult>;
  * (unless it says `data-loading="eager"`).
  */
 export function renderAll(root?: ParentNode, options?: { loading?: "eager" | "lazy" }): Promise<BadgeState[]>;
+
+/**
+ * Reads an x402 payment challenge: an x402 v1 body object, a v2
+ * `PaymentRequired` object, a `PAYMENT-REQUIRED` header value (or the JSON
+ * text of any of these), or an MCP tool result. Resolves to its endpoints
+ * (each, with a `baseUrl`, the options of `renderBadge` and `lookupVerdict`),
+ * or to none and the reason. Never rejects.
+ */
+export function endpointsFromPaymentRequired(input: string | object): Promise<PaymentEndpoints>;
 
 /** `<x402-verdict-badge>`: renders when connected and when an attribute or property changes. */
 export interface VerdictBadgeElement extends HTMLElement, Partial<BadgeOptions> {

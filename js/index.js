@@ -8,7 +8,7 @@
 // fetched, compiled or instantiated, with one console.warn saying why and
 // what to change. Every function returns a promise that settles and never
 // rejects. It also defines the <x402-verdict-badge> element.
-import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
+import initWasm, { endpointsFromPaymentRequired as wasmEndpoints, lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { mount, setTheme, show } from "./badge.js";
 
 const UNKNOWN = "unknown";
@@ -55,7 +55,7 @@ async function load(input) {
       if (!source.ok) throw Object.assign(new Error("HTTP error"), { status: source.status });
     }
     await initWasm({ module_or_path: source });
-    return { renderBadge: wasmRender, lookupVerdict: wasmLookup };
+    return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: wasmEndpoints };
   } catch (error) {
     warnOnce(`${explain(error, url)} ${FALLBACK_NOTE}`);
     return import("./fallback.js");
@@ -247,6 +247,26 @@ export function lookupVerdict(options) {
   const copy = snapshot(options);
   return withinBudget(copy, () => loadedEngine().then((e) => e.lookupVerdict(copy)))
     .catch(() => ({ state: UNKNOWN, outcome: "no_response", freshness: UNKNOWN, signature: "not_checked", reason: "network_error" }));
+}
+
+/**
+ * Reads an x402 payment challenge (a v1 body object, a v2 object, a
+ * PAYMENT-REQUIRED header value, or an MCP tool result) and resolves to
+ * `{ endpoints, reason? }`: each endpoint, with a `baseUrl`, is the options of
+ * renderBadge and lookupVerdict. Never rejects. The reader is the wasm's: on
+ * the fallback, no endpoints, and the reason.
+ */
+export function endpointsFromPaymentRequired(input) {
+  let copy = input;
+  try {
+    copy = structuredClone(input);
+  } catch {
+    // Not cloneable (a function inside): the wasm reads it as it is, and says why it cannot.
+  }
+  const none = (reason) => ({ endpoints: [], reason });
+  return loadedEngine()
+    .then((e) => e.endpointsFromPaymentRequired?.(copy) ?? none("reading a payment challenge needs the badge's WebAssembly, which could not load"))
+    .catch(() => none("the badge could not run"));
 }
 
 // ---- options from attributes ----

@@ -63,6 +63,38 @@ const PAID_CHALLENGE = {
   ],
 };
 
+/** The x402 challenge of a demo endpoint, in one of the forms x402 sends it. */
+function challengeFor({ chain, payTo, resourceUrl }, form) {
+  const asset = chain.startsWith("solana") ? USDC.solana : USDC.base;
+  const v1 = {
+    x402Version: 1, error: "X-PAYMENT header is required",
+    accepts: [{ scheme: "exact", network: chain, maxAmountRequired: "10000", resource: resourceUrl, description: "Demo data",
+      mimeType: "application/json", payTo, maxTimeoutSeconds: 60, asset, extra: {} }],
+  };
+  // x402 v2 names the network by its CAIP-2 id: `base` is eip155:8453.
+  const v2 = {
+    x402Version: 2, error: "PAYMENT-SIGNATURE header is required",
+    resource: { url: resourceUrl, description: "Demo data", mimeType: "application/json" },
+    accepts: [{ scheme: "exact", network: chain === "base" ? "eip155:8453" : chain, amount: "10000", asset, payTo, maxTimeoutSeconds: 60, extra: {} }],
+  };
+  switch (chain.includes(":") && form === "v1" ? "v2" : form) {
+    case "v1": return v1;
+    case "header": return Buffer.from(JSON.stringify(v2)).toString("base64");
+    case "mcp": return { content: [{ type: "text", text: JSON.stringify({ "x402/error": { code: 402, message: "Payment required", data: v2 } }) }], isError: true };
+    default: return v2;
+  }
+}
+
+/**
+ * An explorer's catalogue: each demo endpoint as the payment challenge a
+ * discovery service holds for it, in turn an x402 v1 body, a v2 object, a
+ * PAYMENT-REQUIRED header value and an MCP tool result.
+ */
+export function catalogue() {
+  const forms = ["v1", "v2", "header", "mcp"];
+  return Object.entries(ENDPOINTS).map(([name, endpoint], i) => ({ name, challenge: challengeFor(endpoint, forms[i % forms.length]) }));
+}
+
 /** A base URL nothing listens on (port 9, discard). */
 export const UNREACHABLE = "http://127.0.0.1:9";
 
@@ -104,7 +136,7 @@ export function writeDemo() {
   const paidPath = join(WORK, "paid.json");
   writeFileSync(paidPath, JSON.stringify(PAID_CHALLENGE, null, 2));
   const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
-  writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS }, null, 2));
+  writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS, catalogue: catalogue() }, null, 2));
   return { registryPath, paidPath, publicKey };
 }
 

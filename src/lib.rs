@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod challenge;
 mod fetch;
 mod options;
 mod render;
@@ -32,6 +33,8 @@ use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+pub use challenge::endpoints_from_payment_required;
 
 const UNKNOWN: &str = State::Unknown.as_str();
 

@@ -572,3 +572,78 @@ fn rfc8785_vectors_in_the_browser_build() {
         assert_eq!(canonical.as_deref(), Some(output), "{name}");
     }
 }
+
+/// `endpointsFromPaymentRequired` as JS sees its result.
+fn endpoints_of(input: JsValue) -> Value {
+    let got = x402_verdict_badge::endpoints_from_payment_required(input);
+    serde_json::from_str(&JSON::stringify(&got).unwrap().as_string().unwrap()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn challenge_fixtures_read_as_natively() {
+    // The fixtures of the native test (crates/core/tests/challenges.rs), given
+    // as JS objects and strings: the same endpoints, or the same reason.
+    let cases: Vec<Value> =
+        serde_json::from_str(include_str!("../crates/core/tests/challenges.json")).unwrap();
+    for case in &cases {
+        let input = match &case["input"] {
+            Value::String(text) => JsValue::from_str(text),
+            object => JSON::parse(&object.to_string()).unwrap(),
+        };
+        let mut expected =
+            json!({ "endpoints": case.get("endpoints").cloned().unwrap_or(json!([])) });
+        if let Some(reason) = case.get("reason") {
+            expected["reason"] = reason.clone();
+        }
+        assert_eq!(endpoints_of(input), expected, "{}", case["name"]);
+    }
+    // What no challenge can be: never a throw, no endpoints, a reason.
+    let hostile = [
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        JsValue::from(402),
+        js_sys::Array::new().into(),
+        js_sys::eval("({ x402Version: 2, amount: 10n })").unwrap(),
+        js_sys::eval("(() => { const o = { x402Version: 1 }; o.self = o; return o; })()").unwrap(),
+        js_sys::eval("({ get x402Version() { throw new Error('no'); } })").unwrap(),
+    ];
+    for input in hostile {
+        let got = endpoints_of(input.clone());
+        assert_eq!(got["endpoints"], json!([]), "{input:?}");
+        assert!(got["reason"].is_string(), "{input:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_challenge_naming_the_caip2_id_finds_the_entry_listed_under_base() {
+    let demo = demo();
+    let listed = &demo["endpoints"]["verified"];
+    assert_eq!(listed["chain"], "base");
+    let challenge = json!({
+        "x402Version": 2, "error": "PAYMENT-SIGNATURE header is required",
+        "resource": {"url": listed["resourceUrl"], "description": "", "mimeType": "application/json"},
+        "accepts": [{"scheme": "exact", "network": "eip155:8453", "amount": "10000",
+                     "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "payTo": listed["payTo"],
+                     "maxTimeoutSeconds": 60, "extra": {"name": "USD Coin", "version": "2"}}]
+    });
+    let header = x402_verdict_core::keys::encode_base64(challenge.to_string().as_bytes());
+    let read = x402_verdict_badge::endpoints_from_payment_required(header.into());
+    let endpoint = Reflect::get(&read, &"endpoints".into())
+        .unwrap()
+        .unchecked_into::<js_sys::Array>()
+        .get(0);
+    assert_eq!(
+        Reflect::get(&endpoint, &"chain".into()).unwrap(),
+        "eip155:8453"
+    );
+    // Straight into renderBadge, with a service and its key.
+    Reflect::set(&endpoint, &"baseUrl".into(), &service().into()).unwrap();
+    let key = demo["publicKey"].as_str().unwrap();
+    Reflect::set(&endpoint, &"publicKey".into(), &key.into()).unwrap();
+    let c = container();
+    assert_eq!(
+        render_badge(c.clone().into(), endpoint).await,
+        "human-backed"
+    );
+    assert_eq!(parts(&c).1, "verified · G");
+}

@@ -3,7 +3,7 @@ import init from "./pkg/index.js";
 
 export const ready = init();
 
-/** { publicKey, unreachable, endpoints } */
+/** { publicKey, unreachable, endpoints, catalogue: [{ name, challenge }] } */
 export async function demo() {
   const response = await fetch("demo.json");
   return response.json();

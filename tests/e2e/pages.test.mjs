@@ -69,6 +69,11 @@ describe("www pages", () => {
     const all = await badges(page);
     assert.equal(all.length, 100);
     for (const [i, b] of all.entries()) assert.equal(b.state, b.row, `row ${i + 1}: ${b.label} / ${b.tip}`);
+    // Rows are read from payment challenges: a v1 body names `base`, a v2 challenge its CAIP-2 id.
+    const chains = await page.$$eval("tr[data-endpoint]", (rows) => Object.fromEntries(rows.map((r) => [r.dataset.endpoint, r.children[2].textContent])));
+    assert.equal(chains.verified, "base");
+    assert.equal(chains.stale, "eip155:8453");
+    assert.equal(chains.verifiedSolana, ENDPOINTS.verifiedSolana.chain);
     const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
     assert.ok(endpoints >= 5 && endpoints < 100);
     assert.equal(requests.length, endpoints, "badges for the same endpoint share one request");

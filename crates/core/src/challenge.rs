@@ -94,16 +94,13 @@ impl Challenge {
             }
             _ => None,
         };
-        let options = accepts
-            .iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::Object(_) => {
-                    read_option(item, resource).map_err(|e| format!("accepts[{i}].{e}"))
-                }
-                _ => Err(format!("accepts[{i}] is not an object")),
-            })
-            .collect::<Result<_, _>>()?;
+        let mut options = Vec::with_capacity(accepts.len());
+        for (i, item) in accepts.iter().enumerate() {
+            if !matches!(item, Value::Object(_)) {
+                return Err(format!("accepts[{i}] is not an object"));
+            }
+            options.push(read_option(item, resource).map_err(|e| format!("accepts[{i}].{e}"))?);
+        }
         Ok(Challenge { version, options })
     }
 
@@ -232,8 +229,7 @@ impl Challenge {
 
 /// What a reading gives a caller that wants endpoints (the browser's
 /// `endpointsFromPaymentRequired`): the accepted options, or none and the
-/// reason. Serialized (feature `serde`) as `{"endpoints": [...], "reason"?}`,
-/// each option as `chain`, `payTo`, `resourceUrl`, `scheme`, `asset`, `amount`.
+/// reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Endpoints {
     /// The options, in the challenge's order; empty when it cannot be read.

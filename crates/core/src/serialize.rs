@@ -1,6 +1,6 @@
 //! The structured result through serde (feature `serde`): the shape
 //! [`EVALUATION_SCHEMA`](crate::EVALUATION_SCHEMA) describes, absent fields
-//! left out; and the endpoints read from a payment challenge.
+//! left out; and an option read from a payment challenge.
 //!
 //! Written by hand with `serialize_map` rather than derived: the badge hands
 //! the result to `serde_wasm_bindgen`, where this costs 736 bytes of gzip
@@ -8,7 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::challenge::{Endpoints, PaymentOption};
+use crate::challenge::PaymentOption;
 use crate::evaluate::Evaluation;
 
 impl Serialize for Evaluation {
@@ -46,17 +46,6 @@ impl Serialize for PaymentOption {
         map.serialize_entry("scheme", &self.scheme)?;
         map.serialize_entry("asset", &self.asset)?;
         map.serialize_entry("amount", &self.amount)?;
-        map.end()
-    }
-}
-
-impl Serialize for Endpoints {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("endpoints", &self.endpoints)?;
-        if let Some(reason) = &self.reason {
-            map.serialize_entry("reason", reason)?;
-        }
         map.end()
     }
 }
