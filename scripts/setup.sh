@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs, skipping what is present (idempotent):
 # the wasm32 target, the rust-src component, wasm-bindgen-cli (the exact
-# version in Cargo.lock), wasm-pack, Debian's Chromium and ChromeDriver, and
-# the npm packages.
+# version in Cargo.lock), wasm-pack, Debian's Chromium, ChromeDriver and wrk,
+# and the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -32,12 +32,17 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack
 fi
 
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-  say "installing Debian's chromium and chromium-driver"
+# Debian packages: Chromium and ChromeDriver for the browser tests, wrk for `npm run load`.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+command -v wrk >/dev/null || missing+=(wrk)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian's ${missing[*]}"
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -24,6 +24,9 @@ cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warning
 step "native tests (cargo test)"
 cargo test --workspace --quiet
 
+step "differential fuzz of the strict parser and RFC 8785 writer (short run; npm run fuzz for a long one)"
+cargo run --quiet -p x402-verdict-core --example fuzz -- --seconds 3
+
 step "build (wasm-pack, release)"
 bash scripts/build.sh
 node scripts/size.mjs --check

@@ -1,0 +1,120 @@
+// npm run load: the reference service under load on this machine, with a
+// generated registry of 3, 1,000 and 128,000 attestations. For each size it
+// prints how long `serve` took to start (and the CPU time it used), then for a listed endpoint (a
+// verdict signed per request) and an unlisted one (a 404, the cheapest
+// flood) what wrk measured: requests/s, p50 and p99 latency, errors, and the
+// server's resident memory before and after.
+//
+//   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000]
+//
+// wrk (Debian's package) is installed by scripts/setup.sh; the service is
+// the release build, and the load generator runs on the same machine.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "target/release/x402-verdict");
+const WORK = join(ROOT, ".work/load");
+
+const option = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const seconds = Number(option("seconds", "10"));
+const connections = Number(option("connections", "256"));
+const sizes = option("sizes", "3,1000,128000").split(",").map(Number);
+
+const iso = (hours) => new Date(Date.now() + hours * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
+const payTo = (i) => `0x${i.toString(16).padStart(40, "0")}`;
+const RESOURCE = "https://api.example.com/premium-data";
+
+function registry(size) {
+  const attestations = [];
+  for (let i = 0; i < size; i++) {
+    attestations.push({
+      chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}`, operator: `Operator ${i}`,
+      relatedParty: false, assuranceLevel: "G", status: "active", attestedAt: iso(-24 * 30),
+      lastRecheckedAt: iso(-1), recheckEveryHours: 24, renewBy: iso(24 * 300),
+    });
+  }
+  return { attestations, published: [] };
+}
+
+function query(i) {
+  const q = new URLSearchParams({ chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}` });
+  return `/v0/verdict?${q}`;
+}
+
+const rssKib = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+async function start(registryPath, keys) {
+  const started = process.hrtime.bigint();
+  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", registryPath, "--keys", keys], {
+    stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: "error" },
+  });
+  const url = await new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).once("line", (line) => ok(line.replace(/^listening on /, "")));
+    child.once("exit", (code) => fail(new Error(`serve exited with ${code}`)));
+  });
+  return { child, url, startMs: Number(process.hrtime.bigint() - started) / 1e6, startCpuMs: cpuMs(child.pid) };
+}
+
+/** The CPU time a process has used (user + system), in ms: a figure other jobs on the machine do not inflate. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Runs wrk against `url`; `status` is the answer every request should get. */
+function wrk(url, status) {
+  const out = execFileSync("wrk", ["-t", "1", "-c", String(connections), "-d", `${seconds}s`, "--latency", url], {
+    encoding: "utf8",
+  });
+  const number = (re) => Number((re.exec(out) ?? [0, 0])[1]);
+  const latency = (pct) => {
+    const m = new RegExp(`^\\s+${pct}%\\s+([\\d.]+)(us|ms|s)$`, "m").exec(out);
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN;
+  };
+  const total = number(/(\d+) requests in/);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0;
+  const non2xx = number(/Non-2xx or 3xx responses: (\d+)/);
+  const wrongStatus = status === 200 ? non2xx : total - non2xx;
+  return { rps: number(/Requests\/sec:\s+([\d.]+)/), p50: latency(50), p99: latency(99), errors: socketErrors + wrongStatus, total };
+}
+
+mkdirSync(WORK, { recursive: true });
+execFileSync("cargo", ["build", "--release", "--quiet", "-p", "x402-verdict"], { cwd: ROOT, stdio: "inherit" });
+const keys = join(WORK, "keys.json");
+rmSync(keys, { force: true });
+execFileSync(BIN, ["keygen", "--out", keys], { stdio: "ignore" });
+
+console.log(`load: wrk, 1 thread, ${connections} connections, ${seconds} s per run, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`${"entries".padStart(8)} ${"start (CPU)".padStart(18)}  ${"request".padEnd(9)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}${"errors".padStart(8)}   memory before -> after`);
+let failed = false;
+for (const size of sizes) {
+  const registryPath = join(WORK, `registry-${size}.json`);
+  writeFileSync(registryPath, JSON.stringify(registry(size)));
+  const service = await start(registryPath, keys);
+  for (const [name, path, status] of [["listed", query(size - 1), 200], ["unlisted", query(size), 404]]) {
+    const before = rssKib(service.child.pid);
+    const r = wrk(`${service.url}${path}`, status);
+    const after = rssKib(service.child.pid);
+    failed ||= r.errors > 0 || r.total === 0;
+    console.log(
+      `${String(size).padStart(8)} ${`${service.startMs.toFixed(0)} ms (${service.startCpuMs} ms)`.padStart(18)}  ${name.padEnd(9)}${r.rps.toFixed(0).padStart(9)}` +
+        `${`${r.p50.toFixed(2)} ms`.padStart(10)}${`${r.p99.toFixed(2)} ms`.padStart(10)}${String(r.errors).padStart(8)}   ${mib(before)} -> ${mib(after)}`,
+    );
+  }
+  service.child.kill("SIGINT");
+  await new Promise((done) => service.child.once("exit", done));
+}
+if (failed) {
+  console.error("load: some requests failed or got the wrong status");
+  process.exit(1);
+}
