@@ -24,7 +24,7 @@ pub struct CheckArgs {
     /// The paid resource to ask (never paid: no payment header is sent).
     pub url: Option<String>,
     /// The HTTP method to ask with.
-    #[arg(long, value_enum, default_value_t = HttpMethod::Get)]
+    #[arg(long, value_enum, default_value_t = HttpMethod::Get, conflicts_with_all = ["from_file", "header"])]
     pub method: HttpMethod,
     /// Read the challenge from a file instead: a saved 402 body or MCP tool result.
     #[arg(long, value_name = "FILE")]
@@ -75,7 +75,11 @@ pub async fn check(args: CheckArgs) -> Result<(), String> {
         Read::Challenge(challenge, status) => (challenge, status),
         Read::NoPayment(what, status) => {
             if args.json {
-                println!("{}", json!({ "status": status, "options": [] }));
+                let mut out = json!({ "options": [] });
+                if let Some(status) = status {
+                    out["status"] = json!(status);
+                }
+                println!("{out}");
             } else {
                 println!("{what}: it asks for no payment, so there is nothing to check.");
             }
@@ -100,7 +104,10 @@ pub async fn check(args: CheckArgs) -> Result<(), String> {
                 entry
             })
             .collect();
-        let out = json!({ "status": status, "x402Version": challenge.version, "options": options });
+        let mut out = json!({ "x402Version": challenge.version, "options": options });
+        if let Some(status) = status {
+            out["status"] = json!(status);
+        }
         println!("{out}");
     } else {
         for (option, result) in challenge.options.iter().zip(&results) {

@@ -398,6 +398,16 @@ async fn reads_saved_challenges_without_asking_anyone() {
     assert_eq!(code, 2);
     let (code, _, _) = check(&["http://127.0.0.1:9/", "--header", "e30="]).await;
     assert_eq!(code, 2);
+    // A method means nothing without a URL to ask.
+    let (code, _, err) = check(&["--header", "e30=", "--method", "POST"]).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("--method"), "{err}");
+    // Read from a file, the JSON has no HTTP status.
+    let path = save("v2-again.json", &v2_challenge());
+    let (code, out, _) = check(&["--from-file", &path, "--json"]).await;
+    assert_eq!(code, 0);
+    let got: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((got.get("status"), &got["x402Version"]), (None, &json!(2)));
 }
 
 #[tokio::test]
