@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(ROOT, "target/release/x402-verdict");
+const OPERATOR = join(ROOT, "demo/operator.json");
 const WORK = join(ROOT, ".work/demo");
 
 /**
@@ -100,10 +101,11 @@ export const UNREACHABLE = "http://127.0.0.1:9";
 
 const identity = ({ chain, payTo, resourceUrl }) => ({ chain, payTo, resourceUrl });
 
-function attestation(endpoint, { status = "active", grade = "G", recheckedHoursAgo = 1, renewInHours = 24 * 180 } = {}) {
+function attestation(endpoint, { status = "active", grade = "G", recheckedHoursAgo = 1, renewInHours = 24 * 180, revokedHoursAgo } = {}) {
   return {
     ...identity(endpoint), operator: "Demo operator", relatedParty: true, assuranceLevel: grade, status,
     attestedAt: hours(-24 * 60), lastRecheckedAt: hours(-recheckedHoursAgo), recheckEveryHours: 24, renewBy: hours(renewInHours),
+    ...(revokedHoursAgo === undefined ? {} : { revokedAt: hours(-revokedHoursAgo) }),
   };
 }
 
@@ -124,7 +126,7 @@ export function writeDemo() {
       attestation(e.verified),
       attestation(e.verifiedSolana, { grade: "A+" }),
       attestation(e.verifiedCaip, { grade: "B" }),
-      attestation(e.revoked, { status: "revoked" }),
+      attestation(e.revoked, { status: "revoked", revokedHoursAgo: 24 * 10 }),
       attestation(e.lapsed, { renewInHours: -1 }),
       attestation(e.stale, { recheckedHoursAgo: 30 }),
     ],
@@ -140,11 +142,16 @@ export function writeDemo() {
   return { registryPath, paidPath, publicKey };
 }
 
-/** Starts the reference service with the demo registry and www/; resolves to { url, publicKey, stop }. */
+/**
+ * Starts the reference service with the demo registry, the demo operator file
+ * (published metrics) and www/ (or the folder `www` names); resolves to
+ * { url, publicKey, stop }. Verdict counts are kept in .work/demo/data.
+ */
 export async function startDemo({ port = 0, www = true } = {}) {
   const { registryPath, paidPath, publicKey } = writeDemo();
-  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath];
-  if (www) args.push("--www", join(ROOT, "www"));
+  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath,
+    "--operator", OPERATOR, "--data", join(WORK, "data")];
+  if (www) args.push("--www", typeof www === "string" ? www : join(ROOT, "www"));
   const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "error" } });
   const url = await new Promise((ok, fail) => {
     const lines = createInterface({ input: child.stdout });
@@ -164,7 +171,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = i > 0 ? Number(process.argv[i + 1]) : 8402;
   const demo = await startDemo({ port });
   console.log(`\nx402 verdict demo: ${demo.url}/\n`);
-  for (const page of ["seller.html", "listing.html", "dashboard.html", "states.html"]) console.log(`  ${demo.url}/${page}`);
+  for (const page of ["seller.html", "listing.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
   console.log("\nPress Ctrl+C to stop.");
   process.on("SIGINT", async () => { await demo.stop(); process.exit(0); });
   process.on("SIGTERM", async () => { await demo.stop(); process.exit(0); });

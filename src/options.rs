@@ -53,7 +53,7 @@ fn to_value(value: &JsValue, depth: usize) -> OptionField {
             i if i as f64 == n && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) => {
                 Value::Integer(i)
             }
-            _ => Value::OtherNumber,
+            _ => Value::OtherNumber(None),
         }
     } else if let Some(text) = value.as_string() {
         Value::String(text)

@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS, UNREACHABLE } from "../../scripts/demo.mjs";
-import { launch } from "../support/browser.mjs";
+import { launch, watchViolations } from "../support/browser.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
 let demo, browser;
@@ -25,11 +25,7 @@ const badgesSettled = () => document.querySelectorAll(".x402-verdict-badge[data-
 /** Opens a page, records CSP violations and verdict requests, waits until `ready` holds in the page. */
 async function open(name, ready = badgesSettled) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-  await page.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener("securitypolicyviolation", (e) =>
-      window.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
-  });
+  const violations = await watchViolations(page);
   const requests = [];
   page.on("request", (r) => { if (r.url().includes("/v0/verdict")) requests.push(r.url()); });
   const errors = [];
@@ -38,7 +34,7 @@ async function open(name, ready = badgesSettled) {
   assert.match(response.headers()["content-security-policy"], /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
   await page.waitForFunction(ready, null, { timeout: 15000 });
   await page.screenshot({ path: `${ARTIFACTS}${name.replace(".html", "")}.png`, fullPage: true });
-  return { page, requests, errors, violations: () => page.evaluate(() => window.__violations) };
+  return { page, requests, errors, violations };
 }
 
 /** Every badge on the page: its state, label and hover text (through the shadow root). */
@@ -101,7 +97,7 @@ describe("www pages", () => {
   test("index page: served with the strict CSP, links to every demo", async () => {
     const { page, violations } = await open("index.html", () => document.readyState === "complete");
     const links = await page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")));
-    assert.deepEqual(links, ["seller.html", "listing.html", "dashboard.html", "states.html"]);
+    assert.deepEqual(links, ["seller.html", "listing.html", "dashboard.html", "states.html", "metrics/"]);
     assert.deepEqual(await violations(), []);
     await page.close();
   });

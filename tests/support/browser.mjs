@@ -9,3 +9,13 @@ export const CHROMIUM_FLAGS = [
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_FLAGS, headless: true });
 }
+
+/** Records the Content-Security-Policy violations of every document `page` loads (call before navigating); resolves to a reader of them. */
+export async function watchViolations(page) {
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+  });
+  return () => page.evaluate(() => window.__violations);
+}

@@ -72,7 +72,7 @@ fn parse_key(text: &str) -> Result<x402_verdict_core::ed25519_dalek::VerifyingKe
     parse_public_key(text).map_err(|p| format!("the key {p}"))
 }
 
-fn parse_timeout(text: &str) -> Result<u32, String> {
+pub(crate) fn parse_timeout(text: &str) -> Result<u32, String> {
     text.parse::<u64>()
         .map_err(|_| "must be a whole number".to_owned())
         .and_then(|ms| check_timeout_ms(ms).map_err(str::to_owned))

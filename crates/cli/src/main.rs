@@ -1,12 +1,15 @@
-//! `x402-verdict`: the reference verification service, the MCP server, and
-//! the command-line consumer of x402 verification verdicts.
+//! `x402-verdict`: the reference verification service, the MCP server, the
+//! command-line consumer of x402 verification verdicts, and the published
+//! metrics' snapshot and page.
 
 mod check;
+mod clock;
 mod commands;
 mod connections;
 mod jsonfile;
 mod keyfile;
 mod mcp;
+mod metrics;
 mod paid;
 mod registry;
 mod serve;
@@ -38,6 +41,9 @@ enum Command {
     Keygen(commands::KeygenArgs),
     /// Sign a verdict offline (for publishing on a static host or CDN).
     Sign(commands::SignArgs),
+    /// Snapshot a service's published metrics, or render the static metrics page.
+    #[command(subcommand)]
+    Metrics(metrics::commands::MetricsCommand),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +78,7 @@ fn main() -> ExitCode {
             Command::Check(args) => check::check(args).await,
             Command::Keygen(args) => commands::keygen(args),
             Command::Sign(args) => commands::sign(args),
+            Command::Metrics(command) => metrics::commands::run(command).await,
         }
     });
     match result {

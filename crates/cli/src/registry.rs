@@ -8,6 +8,7 @@
 //!     "status": "active", "attestedAt": "2026-01-05T00:00:00Z",
 //!     "lastRecheckedAt": "2026-11-29T08:00:00Z", "recheckEveryHours": 24,
 //!     "renewBy": "2027-01-05T00:00:00Z" } ],
+//!   // and, only with status "revoked", optionally "revokedAt": "…"
 //!   "published": [ { "verdict": { … }, "signature": "…" } ] }
 //! ```
 
@@ -45,6 +46,9 @@ const ENTRY_FIELDS: [&str; 11] = [
     "renewBy",
 ];
 
+/// The optional member of an attestation: when it was withdrawn.
+const REVOKED_AT: &str = "revokedAt";
+
 /// One checked attestation.
 #[derive(Clone, Debug)]
 pub struct Attestation {
@@ -53,6 +57,8 @@ pub struct Attestation {
     related_party: bool,
     assurance_level: String,
     status: Status,
+    attested_at: Timestamp,
+    revoked_at: Option<Timestamp>,
     last_rechecked_at: Timestamp,
     recheck_every_hours: u32,
     renew_by: Timestamp,
@@ -69,6 +75,28 @@ impl Attestation {
         } else {
             WireOutcome::HumanBacked
         }
+    }
+
+    /// When the operator attested it.
+    pub fn attested_at(&self) -> Timestamp {
+        self.attested_at
+    }
+
+    /// Whether it sits in the operator's related-party circle.
+    pub fn related_party(&self) -> bool {
+        self.related_party
+    }
+
+    /// Whether it stood at time `t`: attested by then, not yet withdrawn
+    /// (a revoked attestation without `revokedAt` never counts as standing)
+    /// and not past its renewal deadline.
+    pub fn active_at(&self, t: Timestamp) -> bool {
+        let withdrawn = match (self.status, self.revoked_at) {
+            (Status::Active, _) => false,
+            (Status::Revoked, Some(at)) => at <= t,
+            (Status::Revoked, None) => true,
+        };
+        self.attested_at <= t && t <= self.renew_by && !withdrawn
     }
 
     /// The unsigned `verdict` object for a request naming `asked` at `now`
@@ -226,6 +254,11 @@ impl Registry {
         &self.published
     }
 
+    /// The attestations, in file order.
+    pub fn attestations(&self) -> &[Attestation] {
+        &self.attestations
+    }
+
     /// How many attestations the registry holds.
     pub fn attestation_count(&self) -> usize {
         self.attestations.len()
@@ -267,7 +300,10 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
     let Value::Object(members) = item else {
         return Err("the entry is not a JSON object".into());
     };
-    if let Some(name) = members.names().find(|n| !ENTRY_FIELDS.contains(n)) {
+    if let Some(name) = members
+        .names()
+        .find(|n| !ENTRY_FIELDS.contains(n) && *n != REVOKED_AT)
+    {
         return Err(format!("unknown member `{}`", name.escape_debug()));
     }
     let mut fields = Fields(members);
@@ -304,12 +340,24 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
     if last_rechecked_at < attested_at {
         return Err("lastRecheckedAt is before attestedAt".into());
     }
+    let revoked_at = match fields.0.get(REVOKED_AT) {
+        None => None,
+        Some(_) if status == Status::Active => {
+            return Err("revokedAt is set, yet status is active".into())
+        }
+        Some(_) => Some(fields.time(REVOKED_AT)?),
+    };
+    if revoked_at.is_some_and(|at| at < attested_at) {
+        return Err("revokedAt is before attestedAt".into());
+    }
     Ok(Attestation {
         endpoint,
         operator,
         related_party: fields.flag("relatedParty")?,
         assurance_level,
         status,
+        attested_at,
+        revoked_at,
         last_rechecked_at,
         recheck_every_hours,
         renew_by,
@@ -483,6 +531,24 @@ mod tests {
                 "another entry already names this endpoint",
             ),
         ];
+        assert_eq!(
+            error(|m| {
+                m.insert("revokedAt".into(), json!("2026-02-01T00:00:00Z"));
+            }),
+            "attestations[1]: revokedAt is set, yet status is active"
+        );
+        for (revoked_at, problem) in [
+            ("2025-12-31T23:59:59Z", "revokedAt is before attestedAt"),
+            ("2026-02-01", "revokedAt is not an RFC 3339 UTC time"),
+        ] {
+            assert_eq!(
+                error(|m| {
+                    m.insert("status".into(), json!("revoked"));
+                    m.insert("revokedAt".into(), json!(revoked_at));
+                }),
+                format!("attestations[1]: {problem}")
+            );
+        }
         for (field, value, problem) in cases {
             assert_eq!(
                 error(|m| {

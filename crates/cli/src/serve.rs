@@ -19,10 +19,12 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::signing::check_signature;
-use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, Timestamp, TrustedKeys};
+use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
 
+use crate::clock::Clock;
 use crate::connections::{self, Limits};
 use crate::keyfile::KeyFile;
+use crate::metrics::Publisher;
 use crate::paid::DemoPaid;
 use crate::registry::{Found, Registry};
 
@@ -61,6 +63,18 @@ pub struct ServeArgs {
     /// The most connections served at once; more wait to be accepted.
     #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_connections: u32,
+    /// The operator file (JSON: operator, relatedParty, disclosure); without
+    /// it, `/v0/metrics` is not published.
+    #[arg(long)]
+    pub operator: Option<PathBuf>,
+    /// The folder of the verdict counts database (created on first start);
+    /// without it, no count is kept.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Pins the service's clock to one RFC 3339 UTC time. For tests and the
+    /// demo's metrics snapshot only (see `clock::Clock`); hidden from help.
+    #[arg(long, hide = true, value_parser = crate::clock::parse_pinned)]
+    pub now: Option<Clock>,
 }
 
 struct Service {
@@ -68,6 +82,9 @@ struct Service {
     keys: KeyFile,
     /// The keys document, serialized once at start.
     keys_document: Bytes,
+    /// The metrics' operator block and verdict counter.
+    metrics: Publisher,
+    clock: Clock,
 }
 
 /// Checks the files, binds, prints `listening on http://ADDR`, and serves
@@ -85,9 +102,13 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
         }
     }
     let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
+    let clock = args.now.unwrap_or(Clock::System);
+    let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
     warn_about_published(&registry, &keys);
     let attestations = registry.attestation_count();
-    let mut app = router(registry, keys, args.www);
+    let counter = metrics.counter().cloned();
+    let flusher = counter.clone().map(|c| c.spawn_flusher());
+    let mut app = router(registry, keys, metrics, clock, args.www);
     if let Some(paid) = paid {
         app = app.merge(paid.router());
     }
@@ -101,11 +122,33 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         max_connections: args.max_connections as usize,
     };
-    connections::serve(listener, app, limits, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await;
+    connections::serve(listener, app, limits, shutdown_signal()).await;
+    if let Some(flusher) = flusher {
+        flusher.abort();
+    }
+    // The last increments: nothing counted is lost on Ctrl-C or SIGTERM.
+    if let Some(counter) = counter {
+        tokio::task::spawn_blocking(move || counter.flush())
+            .await
+            .map_err(|e| e.to_string())??;
+    }
     Ok(())
+}
+
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM.
+async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
 }
 
 fn warn_about_published(registry: &Registry, keys: &KeyFile) {
@@ -121,16 +164,25 @@ fn warn_about_published(registry: &Registry, keys: &KeyFile) {
 }
 
 /// The service's routes.
-fn router(registry: Registry, keys: KeyFile, www: Option<PathBuf>) -> Router {
+fn router(
+    registry: Registry,
+    keys: KeyFile,
+    metrics: Publisher,
+    clock: Clock,
+    www: Option<PathBuf>,
+) -> Router {
     let keys_document = Bytes::from(keys.keys_document().to_string());
     let service = Arc::new(Service {
         registry,
         keys,
         keys_document,
+        metrics,
+        clock,
     });
     let api = Router::new()
         .route("/v0/verdict", get(verdict))
         .route("/v0/verification-keys", get(verification_keys))
+        .route("/v0/metrics", get(published_metrics))
         .layer(
             CorsLayer::new()
                 .allow_origin(Any)
@@ -184,17 +236,26 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
         Ok(endpoint) => endpoint,
         Err(problem) => return bad_request(problem),
     };
-    let now = Timestamp::from_system_time(std::time::SystemTime::now());
+    let now = service.clock.now();
     match service.registry.find(&asked) {
-        None => json_response(
-            StatusCode::NOT_FOUND,
-            NOT_FOUND_CACHE,
-            json!({ "error": "no attestation for this endpoint" }),
-        ),
-        Some(Found::Published(p)) => serialized_response(VERDICT_CACHE, p.document.clone()),
+        None => {
+            service.metrics.count_answer(now);
+            json_response(
+                StatusCode::NOT_FOUND,
+                NOT_FOUND_CACHE,
+                json!({ "error": "no attestation for this endpoint" }),
+            )
+        }
+        Some(Found::Published(p)) => {
+            service.metrics.count_answer(now);
+            serialized_response(VERDICT_CACHE, p.document.clone())
+        }
         Some(Found::Attested(a)) => {
             match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
-                Ok(document) => serialized_response(VERDICT_CACHE, document.into()),
+                Ok(document) => {
+                    service.metrics.count_answer(now);
+                    serialized_response(VERDICT_CACHE, document.into())
+                }
                 Err(e) => {
                     tracing::error!("could not sign a verdict: {e}");
                     json_response(
@@ -246,4 +307,9 @@ fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
 
 async fn verification_keys(State(service): State<Arc<Service>>) -> Response {
     serialized_response(KEYS_CACHE, service.keys_document.clone())
+}
+
+async fn published_metrics(State(service): State<Arc<Service>>) -> Response {
+    let now = service.clock.now();
+    service.metrics.respond(&service.registry, now).await
 }

@@ -82,7 +82,7 @@ impl Verifier {
             keys: self.keys.clone(),
             strict: self.strict,
         };
-        let fetched = tokio::time::timeout(self.timeout, self.fetch(&url)).await;
+        let fetched = tokio::time::timeout(self.timeout, fetch_capped(&self.client, &url)).await;
         let now = Timestamp::from_system_time(SystemTime::now());
         match fetched {
             Err(_) => lookup.evaluate(Response::Failed(FetchFailure::Timeout), now),
@@ -96,32 +96,40 @@ impl Verifier {
             ),
         }
     }
+}
 
-    async fn fetch(&self, url: &str) -> Result<(u16, Vec<u8>), FetchFailure> {
-        let mut response = self
-            .client
-            .get(url)
-            .header(reqwest::header::ACCEPT, "application/json")
-            .send()
-            .await
-            .map_err(|_| FetchFailure::Network)?;
-        let status = response.status();
-        if status.is_redirection() {
-            return Err(FetchFailure::Redirected);
-        }
-        if response
-            .content_length()
-            .is_some_and(|n| n > MAX_BODY_BYTES as u64)
-        {
+/// GETs `url` as JSON: the status and up to [`MAX_BODY_BYTES`] of body. The
+/// caller bounds the whole exchange with its timeout.
+///
+/// # Errors
+///
+/// A network failure, a refused redirect or a body over the cap.
+pub async fn fetch_capped(
+    client: &reqwest::Client,
+    url: &str,
+) -> Result<(u16, Vec<u8>), FetchFailure> {
+    let mut response = client
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|_| FetchFailure::Network)?;
+    let status = response.status();
+    if status.is_redirection() {
+        return Err(FetchFailure::Redirected);
+    }
+    if response
+        .content_length()
+        .is_some_and(|n| n > MAX_BODY_BYTES as u64)
+    {
+        return Err(FetchFailure::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(FetchFailure::TooLarge);
         }
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
-            if body.len() + chunk.len() > MAX_BODY_BYTES {
-                return Err(FetchFailure::TooLarge);
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok((status.as_u16(), body))
+        body.extend_from_slice(&chunk);
     }
+    Ok((status.as_u16(), body))
 }

@@ -353,7 +353,7 @@ fn same_value(core: &Value, serde: &Serde) -> bool {
         (Value::Null, Serde::Null) => true,
         (Value::Bool(a), Serde::Bool(b)) => a == b,
         (Value::Integer(a), Serde::Number(b)) => b.as_i64() == Some(*a),
-        (Value::OtherNumber, Serde::Number(b)) => {
+        (Value::OtherNumber(_), Serde::Number(b)) => {
             b.is_f64() || b.as_i64().is_none_or(|n| n.abs() > MAX_SAFE_INTEGER)
         }
         (Value::String(a), Serde::String(b)) => a == b,
@@ -383,7 +383,7 @@ enum Verdict {
 
 fn has_other_number(value: &Value) -> bool {
     match value {
-        Value::OtherNumber => true,
+        Value::OtherNumber(_) => true,
         Value::Array(items) => items.iter().any(has_other_number),
         Value::Object(members) => members.values().any(has_other_number),
         _ => false,

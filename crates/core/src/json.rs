@@ -9,7 +9,8 @@
 //! Numbers: every number in a verdict is an integer of magnitude at most
 //! 2^53 - 1 (protocol section 4). Such a literal (`-?(0|[1-9][0-9]*)`, not
 //! `-0`) parses to [`Value::Integer`], whose RFC 8785 form is its decimal
-//! digits. Any other valid number parses to [`Value::OtherNumber`]: the
+//! digits. Any other valid number parses to [`Value::OtherNumber`], which
+//! locates its literal in the text: the
 //! document is still JSON, but a value holding one has no canonical form
 //! here, and the verdict rules refuse it.
 //!
@@ -35,7 +36,11 @@ pub enum Value {
     /// An integer literal of magnitude at most 2^53 - 1.
     Integer(i64),
     /// Any other number: a fraction, an exponent, `-0`, or a larger integer.
-    OtherNumber,
+    /// It has no RFC 8785 form here. It holds the byte range of its literal
+    /// in the parsed text (`None` for a value not parsed from text), for a
+    /// reader that accepts fractions to convert (the published metrics'
+    /// ratios) at no cost to the others.
+    OtherNumber(Option<std::ops::Range<usize>>),
     /// A string.
     String(String),
     /// An array.
@@ -176,7 +181,7 @@ impl Value {
             Value::Integer(n) => {
                 let _ = write!(out, "{n}");
             }
-            Value::OtherNumber => return false,
+            Value::OtherNumber(_) => return false,
             Value::String(text) => write_string(out, text),
             Value::Array(items) => {
                 out.push('[');
@@ -465,7 +470,7 @@ impl Parser<'_> {
             Some(m) if m <= MAX_SAFE_INTEGER && !(negative && m == 0) => {
                 Value::Integer(if negative { -m } else { m })
             }
-            _ => Value::OtherNumber,
+            _ => Value::OtherNumber(Some(start - usize::from(negative)..self.pos)),
         })
     }
 }
@@ -582,7 +587,11 @@ mod tests {
             "2E-3",
             "-0.5",
         ] {
-            assert_eq!(parse(other), Value::OtherNumber, "{other}");
+            assert_eq!(
+                parse(other),
+                Value::OtherNumber(Some(0..other.len())),
+                "{other}"
+            );
         }
         assert_eq!(parse("[1.5]").canonical(), None);
     }

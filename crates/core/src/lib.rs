@@ -15,7 +15,8 @@
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
-//!   signature ([`evaluate`]), and the words shown for it ([`text`]).
+//!   signature ([`evaluate`]), and the words shown for it ([`text`]);
+//! - the strict reader of the published metrics document ([`metrics`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
 //! time `now`.
@@ -41,6 +42,7 @@ pub mod endpoint;
 pub mod evaluate;
 pub mod json;
 pub mod keys;
+pub mod metrics;
 pub mod network;
 pub mod options;
 pub mod request;
@@ -62,7 +64,7 @@ pub use network::{canonical_chain, same_chain};
 pub use options::LookupOptions;
 pub use request::{BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 pub use signing::{sign_verdict, SignatureStatus};
-pub use time::Timestamp;
+pub use time::{Month, Timestamp};
 pub use verdict::{VerdictDocument, WireOutcome};
 
 /// Re-exported so that consumers sign and verify with the same version.

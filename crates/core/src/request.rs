@@ -79,6 +79,11 @@ impl BaseUrl {
         )
     }
 
+    /// `{base}/v0/metrics`: the published metrics document.
+    pub fn metrics_url(&self) -> String {
+        format!("{}/v0/metrics", self.0)
+    }
+
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
         // A checked base URL starts with `http://` or `https://`; the host

@@ -134,7 +134,7 @@ mod tests {
             signed_message(&m).unwrap(),
             "x402-verdict/v1\n{\"a\":\"é\",\"b\":1}".as_bytes()
         );
-        m.insert("c", Value::OtherNumber);
+        m.insert("c", Value::OtherNumber(None));
         assert_eq!(signed_message(&m), None);
     }
 

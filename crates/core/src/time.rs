@@ -145,6 +145,99 @@ impl Timestamp {
     }
 }
 
+/// A calendar month (UTC), written `YYYY-MM`: the unit of published metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Month {
+    year: i64,
+    month: i64,
+}
+
+impl Month {
+    /// The month holding `time` (clamped to 1970 to 9999).
+    pub fn of(time: Timestamp) -> Self {
+        let [year, month, ..] = time.fields();
+        Month { year, month }
+    }
+
+    /// Parses `YYYY-MM` (years 1970 to 9999, months 01 to 12).
+    pub fn parse(text: &str) -> Option<Self> {
+        let b = text.as_bytes();
+        if b.len() != 7 || b[4] != b'-' || !b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit) {
+            return None;
+        }
+        let number = |digits: &[u8]| digits.iter().fold(0, |n, &d| n * 10 + i64::from(d - b'0'));
+        let (year, month) = (number(&b[..4]), number(&b[5..]));
+        ((1970..=9999).contains(&year) && (1..=12).contains(&month))
+            .then_some(Month { year, month })
+    }
+
+    /// Parses a date `YYYY-MM-DD` into its month and day of the month.
+    pub fn parse_date(text: &str) -> Option<(Self, u8)> {
+        let (month, day) = (text.get(..7)?, text.get(7..)?);
+        let month = Month::parse(month)?;
+        let day = day
+            .strip_prefix('-')
+            .filter(|d| d.len() == 2 && d.bytes().all(|b| b.is_ascii_digit()))?;
+        let day: u8 = day.parse().ok()?;
+        (1..=month.last_day())
+            .contains(&day)
+            .then_some((month, day))
+    }
+
+    /// The number of its last day (28 to 31).
+    pub fn last_day(self) -> u8 {
+        // 28 to 31 always fit.
+        days_in_month(self.year, self.month) as u8
+    }
+
+    /// The month after this one.
+    pub fn next(self) -> Self {
+        if self.month == 12 {
+            Month {
+                year: self.year + 1,
+                month: 1,
+            }
+        } else {
+            Month {
+                year: self.year,
+                month: self.month + 1,
+            }
+        }
+    }
+
+    /// The month before this one.
+    pub fn previous(self) -> Self {
+        if self.month == 1 {
+            Month {
+                year: self.year - 1,
+                month: 12,
+            }
+        } else {
+            Month {
+                year: self.year,
+                month: self.month - 1,
+            }
+        }
+    }
+
+    /// Its last second, `YYYY-MM-LLT23:59:59Z`: "the month's end".
+    pub fn end(self) -> Timestamp {
+        let days = days_from_civil(self.year, self.month, self.last_day().into());
+        Timestamp(days * 86_400 + 86_399)
+    }
+
+    /// Its last day, `YYYY-MM-DD`.
+    pub fn last_date(self) -> String {
+        format!("{self}-{:02}", self.last_day())
+    }
+}
+
+impl std::fmt::Display for Month {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}", self.year, self.month)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +316,42 @@ mod tests {
             "",
         ] {
             assert_eq!(Timestamp::parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn months_parse_step_and_end() {
+        let may = Month::parse("2026-05").unwrap();
+        assert_eq!(may.to_string(), "2026-05");
+        assert_eq!(may.end().to_rfc3339(), "2026-05-31T23:59:59Z");
+        assert_eq!(may.last_date(), "2026-05-31");
+        assert_eq!(Month::parse("2024-02").unwrap().last_day(), 29);
+        assert_eq!(
+            Month::parse("2026-12").unwrap().next().to_string(),
+            "2027-01"
+        );
+        assert_eq!(
+            Month::parse("2027-01").unwrap().previous().to_string(),
+            "2026-12"
+        );
+        let t = |s| Timestamp::parse_rfc3339(s).unwrap();
+        assert_eq!(Month::of(t("2026-05-31T23:59:59Z")), may);
+        assert_eq!(Month::of(t("2026-06-01T00:00:00Z")), may.next());
+        assert_eq!(Month::parse_date("2026-05-31"), Some((may, 31)));
+        for bad in [
+            "2026-5", "2026-13", "2026-00", "1969-12", "2026/05", "+026-05", "2026-05-",
+        ] {
+            assert_eq!(Month::parse(bad), None, "{bad}");
+        }
+        for bad in [
+            "2026-06-31",
+            "2026-05-00",
+            "2026-05-1",
+            "2026-05-011",
+            "2026-05",
+            "2026-05x01",
+        ] {
+            assert_eq!(Month::parse_date(bad), None, "{bad}");
         }
     }
 }

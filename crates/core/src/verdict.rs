@@ -233,7 +233,7 @@ fn optional_time(raw: &Object, field: &str) -> Result<Option<Timestamp>, Malform
 fn check_numbers(raw: &Object) -> Result<(), Malformed> {
     fn walk(value: &Value) -> bool {
         match value {
-            Value::OtherNumber => false,
+            Value::OtherNumber(_) => false,
             Value::Array(items) => items.iter().all(walk),
             Value::Object(object) => object.values().all(walk),
             _ => true,

@@ -137,6 +137,17 @@ impl Service {
         Service { url, child }
     }
 
+    /// Sends `signal` (`INT`, `TERM`, `KILL`) and waits for the process to end.
+    pub async fn stop_with(mut self, signal: &str) {
+        let pid = self.child.id().expect("running").to_string();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        self.child.wait().await.unwrap();
+    }
+
     /// Whether the process is still running.
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()

@@ -1,0 +1,40 @@
+//! The service's clock: the system's, or one pinned time.
+
+use std::time::SystemTime;
+
+use x402_verdict_core::Timestamp;
+
+/// Where the service reads "now" from.
+///
+/// `serve --now TIME` (a hidden option) pins it: every verdict is derived,
+/// every verdict answer counted, and every metrics month closed as of that
+/// one time. It exists for reproducible tests and for the demo's metrics
+/// snapshot; a real service never passes it.
+#[derive(Clone, Copy, Debug)]
+pub enum Clock {
+    /// The system clock.
+    System,
+    /// A pinned time.
+    Pinned(Timestamp),
+}
+
+impl Clock {
+    /// The current time by this clock.
+    pub fn now(self) -> Timestamp {
+        match self {
+            Clock::System => Timestamp::from_system_time(SystemTime::now()),
+            Clock::Pinned(at) => at,
+        }
+    }
+}
+
+/// Parses the value of `--now`: an RFC 3339 UTC time.
+///
+/// # Errors
+///
+/// When the text is not one.
+pub fn parse_pinned(text: &str) -> Result<Clock, String> {
+    Timestamp::parse_rfc3339(text)
+        .map(Clock::Pinned)
+        .ok_or_else(|| "is not an RFC 3339 UTC time".to_owned())
+}

@@ -1,0 +1,149 @@
+//! `x402-verdict metrics snapshot` and `x402-verdict metrics page`: the
+//! monthly job of an operator publishing a static metrics page.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use x402_verdict_core::metrics::PublishedMetrics;
+use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS};
+
+use crate::verifier::{fetch_capped, http_client};
+
+/// The metrics commands.
+#[derive(clap::Subcommand, Debug)]
+pub enum MetricsCommand {
+    /// Read a service's /v0/metrics and save it as a snapshot (atomically).
+    Snapshot(SnapshotArgs),
+    /// Write the static metrics page (index.html and its stylesheet) from a snapshot.
+    Page(PageArgs),
+}
+
+/// Options of `metrics snapshot`.
+#[derive(clap::Args, Debug)]
+pub struct SnapshotArgs {
+    /// The verification service's base URL.
+    #[arg(long, value_parser = crate::commands::parse_base_url)]
+    pub base_url: BaseUrl,
+    /// The snapshot file to write (replaced only by a valid document).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Whole-exchange timeout in milliseconds (1 to 60000).
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = crate::commands::parse_timeout)]
+    pub timeout_ms: u32,
+}
+
+/// Options of `metrics page`.
+#[derive(clap::Args, Debug)]
+pub struct PageArgs {
+    /// The snapshot to render (written by `metrics snapshot`).
+    #[arg(long)]
+    pub snapshot: PathBuf,
+    /// The folder to write index.html and metrics.css into (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs one metrics command.
+///
+/// # Errors
+///
+/// One line saying what could not be read or written; nothing is then changed.
+pub async fn run(command: MetricsCommand) -> Result<(), String> {
+    match command {
+        MetricsCommand::Snapshot(args) => snapshot(args).await,
+        MetricsCommand::Page(args) => page(&args),
+    }
+}
+
+async fn snapshot(args: SnapshotArgs) -> Result<(), String> {
+    let url = args.base_url.metrics_url();
+    let client = http_client()?;
+    let timeout = Duration::from_millis(args.timeout_ms.into());
+    let fetched = tokio::time::timeout(timeout, fetch_capped(&client, &url))
+        .await
+        .unwrap_or(Err(FetchFailure::Timeout));
+    let body = match fetched {
+        Ok((200, body)) => body,
+        Ok((status, _)) => {
+            return Err(format!(
+                "{url}: HTTP status {status}; the snapshot is unchanged"
+            ))
+        }
+        Err(failure) => {
+            let why = match failure {
+                FetchFailure::Timeout => "no complete answer in time",
+                FetchFailure::Network => "unreachable",
+                FetchFailure::TooLarge => "the answer is over 64 KiB",
+                FetchFailure::Redirected => "redirected to another origin",
+            };
+            return Err(format!("{url}: {why}; the snapshot is unchanged"));
+        }
+    };
+    let metrics = PublishedMetrics::parse(&body).map_err(|e| {
+        format!("{url}: not a valid published-metrics/v1 document: {e}; the snapshot is unchanged")
+    })?;
+    write_atomically(&args.out, &[(args.out.clone(), body)])?;
+    println!(
+        "{}: published metrics as of {}",
+        args.out.display(),
+        metrics.as_of.last_date()
+    );
+    Ok(())
+}
+
+fn page(args: &PageArgs) -> Result<(), String> {
+    let name = args.snapshot.display();
+    let text = std::fs::read(&args.snapshot).map_err(|e| format!("{name}: {e}"))?;
+    let metrics = PublishedMetrics::parse(&text)
+        .map_err(|e| format!("{name}: not a valid published-metrics/v1 document: {e}"))?;
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(format!("{}: not a folder", args.out.display()));
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let files = [
+        (
+            args.out.join("index.html"),
+            super::page::render(&metrics).into_bytes(),
+        ),
+        (
+            args.out.join(super::page::STYLESHEET),
+            super::page::CSS.as_bytes().to_vec(),
+        ),
+    ];
+    write_atomically(&args.out, &files)?;
+    println!(
+        "{}: the metrics page as of {}",
+        args.out.join("index.html").display(),
+        metrics.as_of.last_date()
+    );
+    Ok(())
+}
+
+/// Writes each file to a temporary file beside it, then renames them all
+/// into place: a failure leaves every existing file as it was.
+fn write_atomically(name: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), String> {
+    let temporary = |path: &Path| {
+        let file = path.file_name().unwrap_or_default().to_string_lossy();
+        path.with_file_name(format!(".{file}.{}.tmp", std::process::id()))
+    };
+    let mut written = Vec::new();
+    let result = files.iter().try_for_each(|(path, bytes)| {
+        let tmp = temporary(path);
+        written.push(tmp.clone());
+        let file = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut &file, bytes)?;
+        file.sync_all()
+    });
+    let result = result.and_then(|()| {
+        files
+            .iter()
+            .try_for_each(|(path, _)| std::fs::rename(temporary(path), path))
+    });
+    if let Err(e) = result {
+        for tmp in written {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(format!("{}: cannot write: {e}", name.display()));
+    }
+    Ok(())
+}
