@@ -5,7 +5,10 @@
 // flood) what wrk measured: requests/s, p50 and p99 latency, errors, and the
 // server's resident memory before and after.
 //
-//   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000]
+//   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000] [--count]
+//
+// --count runs the service with a --data folder, so that every verdict answer
+// is also counted (the published metrics): compare with a run without it.
 //
 // wrk (Debian's package) is installed by scripts/setup.sh; the service is
 // the release build, and the load generator runs on the same machine.
@@ -27,6 +30,7 @@ const option = (name, fallback) => {
 const seconds = Number(option("seconds", "10"));
 const connections = Number(option("connections", "256"));
 const sizes = option("sizes", "3,1000,128000").split(",").map(Number);
+const count = process.argv.includes("--count");
 
 const iso = (hours) => new Date(Date.now() + hours * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
 const payTo = (i) => `0x${i.toString(16).padStart(40, "0")}`;
@@ -54,7 +58,8 @@ const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
 
 async function start(registryPath, keys) {
   const started = process.hrtime.bigint();
-  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", registryPath, "--keys", keys], {
+  const data = count ? ["--data", join(WORK, "data")] : [];
+  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", registryPath, "--keys", keys, ...data], {
     stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: "error" },
   });
   const url = await new Promise((ok, fail) => {
@@ -94,7 +99,7 @@ const keys = join(WORK, "keys.json");
 rmSync(keys, { force: true });
 execFileSync(BIN, ["keygen", "--out", keys], { stdio: "ignore" });
 
-console.log(`load: wrk, 1 thread, ${connections} connections, ${seconds} s per run, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`load: wrk, 1 thread, ${connections} connections, ${seconds} s per run, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}${count ? ", verdict answers counted (--data)" : ""}`);
 console.log(`${"entries".padStart(8)} ${"start (CPU)".padStart(18)}  ${"request".padEnd(9)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}${"errors".padStart(8)}   memory before -> after`);
 let failed = false;
 for (const size of sizes) {
