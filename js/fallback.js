@@ -332,7 +332,8 @@ function readVerdict(body) {
   const endpoint = ["chain", "payTo", "resourceUrl"].map((field) => string(field) ?? malformed(field, "is missing"));
   if (issuedAt === undefined) malformed("issuedAt", "is missing");
   if (!/^[0-9a-f]{16}$/.test(keyId)) malformed("keyId", "is not 16 lowercase hex digits");
-  return { endpoint, outcome, assuranceLevel, verifiedAt, recheckEveryHours: hours };
+  if (verifiedAt > issuedAt + MAX_CLOCK_SKEW_SECONDS) malformed("verifiedAt", "is later than issuedAt");
+  return { endpoint, outcome, assuranceLevel, verifiedAt, recheckEveryHours: hours, issuedAt };
 }
 
 // ---- evaluation (the core's evaluate::Lookup::evaluate) ----
@@ -367,6 +368,7 @@ function evaluate(options, fetched, now) {
   } catch (e) {
     return withoutVerdict("no_response", "malformed", e instanceof Problem ? e.message : "not strict JSON: invalid UTF-8");
   }
+  if (v.issuedAt > now + MAX_CLOCK_SKEW_SECONDS) return withoutVerdict("no_response", "malformed", "verdict.issuedAt lies in the future");
   const [chain, payTo, resourceUrl] = v.endpoint;
   if (!sameChain(chain, options.chain) || resourceUrl !== options.resourceUrl || !sameAddress(payTo, options.payTo)) {
     return withoutVerdict("no_response", "endpoint_mismatch");

@@ -1,6 +1,7 @@
 // Fails when a tracked file refers to something outside the repository: the
-// shared design folder that once sat beside it, or a relative path that climbs
-// above the repository root from the file's own folder. A clone has nothing beside it.
+// shared design folder that once sat beside it, a relative path that climbs
+// above the repository root from the file's own folder, or an issue of the
+// tracker by its number. A clone has nothing beside it.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,6 +24,10 @@ for (const file of files) {
     const where = `${file}:${index + 1}`;
     if (/(^|[^\w.])\.\.\/shared\b/.test(line) || /\bshared\/(design|vectors|hooks)\b/.test(line)) {
       problems.push(`${where}: names the shared folder outside the repository`);
+      return;
+    }
+    if (/\bissues? #?\d+\b/i.test(line)) {
+      problems.push(`${where}: points at an issue number`);
       return;
     }
     for (const match of line.matchAll(/(?:\.\.\/)+[\w.-]*/g)) {

@@ -2,6 +2,14 @@
 //! command-line consumer of x402 verification verdicts, and the published
 //! metrics' snapshot and page.
 
+// A dependency nothing uses fails the build (the test build also sees the
+// dev-dependencies, which the integration tests use).
+#![cfg_attr(not(test), deny(unused_crate_dependencies))]
+
+// Named as a dependency only to turn on its `rand_core` feature (key
+// generation); the code reaches it through the core's re-export.
+use ed25519_dalek as _;
+
 mod check;
 mod clock;
 mod commands;

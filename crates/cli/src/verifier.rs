@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use reqwest::redirect::Policy;
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
-    MAX_BODY_BYTES,
+    MAX_BODY_BYTES, MAX_REDIRECTS,
 };
 
 /// The HTTP client of every native consumer: no cookies or credentials,
@@ -23,7 +23,8 @@ pub fn http_client() -> Result<reqwest::Client, String> {
                 .previous()
                 .first()
                 .is_some_and(|first| first.origin() == attempt.url().origin());
-            if attempt.previous().len() > 4 || !same_origin {
+            // `previous` holds every URL asked so far, the first included.
+            if attempt.previous().len() > MAX_REDIRECTS || !same_origin {
                 attempt.stop()
             } else {
                 attempt.follow()
@@ -115,7 +116,10 @@ pub async fn fetch_capped(
         .await
         .map_err(|_| FetchFailure::Network)?;
     let status = response.status();
-    if status.is_redirection() {
+    // A redirect the policy refused is handed back as it came; any other 3xx
+    // (304, 300, or a redirect without a Location) is a status.
+    let followable = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+    if followable && response.headers().contains_key(reqwest::header::LOCATION) {
         return Err(FetchFailure::Redirected);
     }
     if response

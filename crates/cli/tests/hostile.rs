@@ -6,6 +6,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
+use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -51,7 +52,19 @@ async fn hostile(signed_elsewhere: Value) -> String {
         .route("/mismatch/v0/verdict", get(move || async move { json_body(signed_elsewhere.to_string()) }))
         .route("/redirect/v0/verdict", get(|| async {
             (StatusCode::FOUND, [(header::LOCATION, "http://127.0.0.2:9/v0/verdict")]).into_response()
-        }));
+        }))
+        // `/hops/{n}` redirects within the origin n times, then answers 404.
+        .route("/hops/{n}/v0/verdict", get(|Path(n): Path<u32>| async move {
+            match n {
+                0 => StatusCode::NOT_FOUND.into_response(),
+                n => (StatusCode::FOUND, [(header::LOCATION, format!("/hops/{}/v0/verdict", n - 1))]).into_response(),
+            }
+        }))
+        .route("/not-modified/v0/verdict", get(|| async { StatusCode::NOT_MODIFIED }))
+        .route("/multiple/v0/verdict", get(|| async {
+            (StatusCode::MULTIPLE_CHOICES, [(header::LOCATION, "/hops/0/v0/verdict")]).into_response()
+        }))
+        .route("/no-location/v0/verdict", get(|| async { StatusCode::MOVED_PERMANENTLY }));
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     format!("http://{addr}")
 }
@@ -106,6 +119,27 @@ async fn every_hostile_answer_is_unknown_no_response() {
         assert!(
             elapsed < Duration::from_millis(2500),
             "{path} took {elapsed:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn same_origin_redirects_are_followed_five_times_and_a_final_3xx_is_a_status() {
+    let dir = scratch("redirects");
+    let key = keygen(&dir.join("keys.json"), false).await;
+    let host = hostile(json!({})).await;
+    for (path, outcome, reason) in [
+        ("hops/5", "no_signal", "not_listed"),
+        ("hops/6", "no_response", "redirected"),
+        ("not-modified", "no_response", "http_status"),
+        ("multiple", "no_response", "http_status"),
+        ("no-location", "no_response", "http_status"),
+    ] {
+        let v = lookup(&format!("{host}/{path}"), RESOURCE, &[&key], &[]).await;
+        assert_eq!(
+            (v["outcome"].as_str(), v["reason"].as_str()),
+            (Some(outcome), Some(reason)),
+            "{path}: {v}"
         );
     }
 }

@@ -295,6 +295,13 @@ impl Lookup {
     /// Evaluates a parsed document at time `now`.
     pub fn evaluate_document(&self, document: &VerdictDocument, now: Timestamp) -> Evaluation {
         let v = &document.verdict;
+        if v.issued_at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
+            return Evaluation::without_verdict(
+                Outcome::NoResponse,
+                Reason::Malformed,
+                Some("verdict.issuedAt lies in the future".into()),
+            );
+        }
         if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {
             return Evaluation::without_verdict(
                 Outcome::NoResponse,

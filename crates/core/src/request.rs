@@ -13,6 +13,8 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 3000;
 pub const MAX_TIMEOUT_MS: u32 = 60_000;
 /// The largest response body a consumer reads; a larger one is abandoned.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The most redirects (within the base URL's origin) a native fetcher follows.
+pub const MAX_REDIRECTS: usize = 5;
 /// The longest base URL accepted.
 pub const MAX_BASE_URL_BYTES: usize = 2048;
 

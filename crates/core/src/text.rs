@@ -68,7 +68,8 @@ impl Evaluation {
                     }
                     SignatureStatus::Unverifiable => {
                         parts.push(
-                            "Signature not verified: it is not from a configured key.".into(),
+                            "The signature could not be checked: it is not from a configured key."
+                                .into(),
                         );
                     }
                     SignatureStatus::Valid | SignatureStatus::Invalid => {}

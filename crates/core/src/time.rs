@@ -128,14 +128,14 @@ impl Timestamp {
         format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
     }
 
-    /// This time plus `hours` hours.
+    /// This time plus `hours` hours, saturating at the ends of time.
     pub const fn plus_hours(self, hours: u32) -> Self {
-        Timestamp(self.0 + hours as i64 * 3600)
+        self.plus_seconds(hours as i64 * 3600)
     }
 
-    /// This time plus `seconds` seconds.
+    /// This time plus `seconds` seconds, saturating at the ends of time.
     pub const fn plus_seconds(self, seconds: i64) -> Self {
-        Timestamp(self.0 + seconds)
+        Timestamp(self.0.saturating_add(seconds))
     }
 
     /// The time of a native clock reading; for callers that own a clock.
@@ -252,6 +252,15 @@ mod tests {
             Timestamp::parse_rfc3339("2026-09-01T08:00:00.750Z"),
             Some(t)
         );
+    }
+
+    #[test]
+    fn arithmetic_saturates() {
+        let last = Timestamp::from_unix_seconds(i64::MAX);
+        assert_eq!(last.plus_hours(u32::MAX), last);
+        assert_eq!(last.plus_seconds(1), last);
+        let first = Timestamp::from_unix_seconds(i64::MIN);
+        assert_eq!(first.plus_seconds(-1), first);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use crate::json::{parse_strict, Object, Value};
 use crate::keys::KeyId;
 use crate::time::Timestamp;
@@ -180,6 +181,11 @@ impl Verdict {
             }
         }
         let issued_at = optional_time(raw, "issuedAt")?;
+        if let (Some(verified), Some(issued)) = (verified_at, issued_at) {
+            if verified > issued.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
+                return bad("verifiedAt", "is later than issuedAt");
+            }
+        }
         let key_id = match optional_str(raw, "keyId")? {
             Some(text) => KeyId::parse(text),
             None => return bad("keyId", "is missing"),
@@ -365,6 +371,19 @@ mod tests {
                 m.insert("keyId".into(), json!("3F9A1C07B2E4D856"));
             }),
             "verdict.keyId is not 16 lowercase hex digits"
+        );
+    }
+
+    #[test]
+    fn a_verification_after_the_signing_is_malformed() {
+        // Within the clock skew it is not.
+        let mut v = good();
+        v["verifiedAt"] = json!("2026-09-01T08:05:05Z");
+        assert!(VerdictDocument::parse(&doc(v.clone())).is_ok());
+        v["verifiedAt"] = json!("2026-09-01T08:05:06Z");
+        assert_eq!(
+            VerdictDocument::parse(&doc(v)).unwrap_err().0,
+            "verdict.verifiedAt is later than issuedAt"
         );
     }
 

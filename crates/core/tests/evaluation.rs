@@ -4,6 +4,7 @@
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
+use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use x402_verdict_core::json::Object;
 use x402_verdict_core::verdict::Malformed;
 use x402_verdict_core::{
@@ -32,11 +33,15 @@ fn lookup(keys: TrustedKeys, strict: bool) -> Lookup {
     }
 }
 
+/// A verdict verified `verified_offset` seconds from now, issued now or, for a
+/// verification ahead of the clock, as late as the rules allow (at most the
+/// clock skew before it).
 fn verdict(outcome: &str, verified_offset: i64) -> serde_json::Map<String, Value> {
+    let issued_offset = (verified_offset - MAX_CLOCK_SKEW_SECONDS).max(0);
     json!({
         "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": RESOURCE,
         "outcome": outcome, "assuranceLevel": "G", "verifiedAt": at(verified_offset),
-        "recheckEveryHours": 24, "issuedAt": at(0), "note": "covered by the signature"
+        "recheckEveryHours": 24, "issuedAt": at(issued_offset), "note": "covered by the signature"
     })
     .as_object()
     .unwrap()
@@ -92,7 +97,7 @@ fn every_combination_follows_the_rule() {
     let freshnesses = [
         (-3600, Freshness::Fresh),
         (-25 * 3600, Freshness::Overdue),
-        (3600, Freshness::Unknown),
+        (600, Freshness::Unknown),
     ];
     let signatures = [
         SignatureStatus::Valid,
@@ -181,8 +186,19 @@ fn every_reason() {
         Some(Reason::Overdue)
     );
     assert_eq!(
-        reason_of(&l, &signed("human_backed", 3600)),
+        reason_of(&l, &signed("human_backed", 600)),
         Some(Reason::VerifiedInFuture)
+    );
+    // Signed more than the clock skew ahead of now: not a valid verdict.
+    let mut early = verdict("human_backed", 0);
+    early.insert("issuedAt".into(), json!(at(301)));
+    let early = evaluate(&l, &sign_verdict(early, &key).unwrap());
+    assert_eq!(
+        (early.reason, early.detail.as_deref()),
+        (
+            Some(Reason::Malformed),
+            Some("verdict.issuedAt lies in the future")
+        )
     );
     let mut tampered = signed("human_backed", -60);
     tampered["verdict"]["assuranceLevel"] = json!("A");
@@ -292,9 +308,11 @@ fn text_lines() {
         &sign_verdict(verdict("human_backed", 0), &key).unwrap(),
     );
     assert_eq!(unverifiable.badge_label(), "verified · G");
+    // "not verified" is the revoked badge's label: never in a positive badge's words.
+    assert!(!unverifiable.badge_hover().contains("not verified"));
     assert!(unverifiable
         .badge_hover()
-        .ends_with("Signature not verified: it is not from a configured key."));
+        .ends_with("The signature could not be checked: it is not from a configured key."));
     let unchecked = evaluate(
         &lookup(TrustedKeys::none(), false),
         &sign_verdict(verdict("human_backed", 0), &key).unwrap(),

@@ -31,8 +31,13 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// An RFC 3339 time `hours` from now.
 pub fn hours_from_now(hours: i64) -> String {
+    seconds_from_now(hours * 3600)
+}
+
+/// An RFC 3339 time `seconds` from now.
+pub fn seconds_from_now(seconds: i64) -> String {
     let now = x402_verdict_core::Timestamp::from_system_time(std::time::SystemTime::now());
-    now.plus_seconds(hours * 3600).to_rfc3339()
+    now.plus_seconds(seconds).to_rfc3339()
 }
 
 /// A registry attestation for `resource` with the given status and times.
@@ -199,7 +204,12 @@ pub async fn start_demo() -> (PathBuf, String, Service) {
         })
     };
     let overdue = sign(&keys, &verdict(&format!("{R}overdue"), -30)).await;
-    let future = sign(&keys, &verdict(&format!("{R}future"), 2)).await;
+    // Verified ahead of the clock by more than the skew, and signed ahead of
+    // it by less (a verification may not follow its signing by more).
+    let mut future = verdict(&format!("{R}future"), 0);
+    future["verifiedAt"] = json!(seconds_from_now(480));
+    future["issuedAt"] = json!(seconds_from_now(240));
+    let future = sign(&keys, &future).await;
     let mut tampered = sign(&keys, &verdict(&format!("{R}tampered"), -1)).await;
     tampered["verdict"]["assuranceLevel"] = json!("A");
     let foreign = sign(&other_keys, &verdict(&format!("{R}foreign"), -1)).await;
