@@ -24,6 +24,9 @@ pub enum State {
 }
 
 impl State {
+    /// Every state, in the order the protocol lists them.
+    pub const ALL: [State; 3] = [State::HumanBacked, State::Revoked, State::Unknown];
+
     /// The wire spelling (`human-backed`, `revoked`, `unknown`).
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -53,6 +56,16 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order the protocol lists them.
+    pub const ALL: [Outcome; 6] = [
+        Outcome::HumanBacked,
+        Outcome::Revoked,
+        Outcome::Stale,
+        Outcome::NoSignal,
+        Outcome::NoService,
+        Outcome::NoResponse,
+    ];
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -89,6 +102,9 @@ pub enum Freshness {
 }
 
 impl Freshness {
+    /// Every freshness, in the order the protocol lists them.
+    pub const ALL: [Freshness; 3] = [Freshness::Fresh, Freshness::Overdue, Freshness::Unknown];
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {

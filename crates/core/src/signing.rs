@@ -24,6 +24,14 @@ pub enum SignatureStatus {
 }
 
 impl SignatureStatus {
+    /// Every status, in the order the protocol lists them.
+    pub const ALL: [SignatureStatus; 4] = [
+        SignatureStatus::Valid,
+        SignatureStatus::Invalid,
+        SignatureStatus::Unverifiable,
+        SignatureStatus::NotChecked,
+    ];
+
     /// The wire spelling (`valid`, `invalid`, `unverifiable`, `not_checked`).
     pub fn as_str(self) -> &'static str {
         match self {
