@@ -53,7 +53,16 @@ fn to_value(value: &JsValue, depth: usize) -> OptionField {
             i if i as f64 == n && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) => {
                 Value::Integer(i)
             }
-            _ => Value::OtherNumber(None),
+            // JavaScript prints it (`NaN`, `Infinity`, `1.5`): no float
+            // formatting code in the wasm.
+            _ => Value::OtherNumber(
+                String::from(
+                    js_sys::Number::from(n)
+                        .to_string_with_radix(10)
+                        .unwrap_or_default(),
+                )
+                .into(),
+            ),
         }
     } else if let Some(text) = value.as_string() {
         Value::String(text)

@@ -10,8 +10,7 @@
 //! 2^53 - 1 (protocol section 4). Such a literal (`-?(0|[1-9][0-9]*)`, not
 //! `-0`) parses to [`Value::Integer`], whose RFC 8785 form is its decimal
 //! digits. Any other valid number parses to [`Value::OtherNumber`], which
-//! locates its literal in the text: the
-//! document is still JSON, but a value holding one has no canonical form
+//! keeps its literal as written: the document is still JSON, but a value holding one has no canonical form
 //! here, and the verdict rules refuse it.
 //!
 //! Objects keep their members sorted by the UTF-16 code units of their names,
@@ -36,11 +35,12 @@ pub enum Value {
     /// An integer literal of magnitude at most 2^53 - 1.
     Integer(i64),
     /// Any other number: a fraction, an exponent, `-0`, or a larger integer.
-    /// It has no RFC 8785 form here. It holds the byte range of its literal
-    /// in the parsed text (`None` for a value not parsed from text), for a
+    /// It has no RFC 8785 form here. It holds its literal as written (for a
+    /// number that came from JavaScript, as JavaScript prints it), for a
     /// reader that accepts fractions to convert (the published metrics'
-    /// ratios) at no cost to the others.
-    OtherNumber(Option<std::ops::Range<usize>>),
+    /// ratios). Two such numbers are equal when their literals are: never
+    /// two different numbers, though `1.5` and `1.50` differ too.
+    OtherNumber(Box<str>),
     /// A string.
     String(String),
     /// An array.
@@ -470,7 +470,7 @@ impl Parser<'_> {
             Some(m) if m <= MAX_SAFE_INTEGER && !(negative && m == 0) => {
                 Value::Integer(if negative { -m } else { m })
             }
-            _ => Value::OtherNumber(Some(start - usize::from(negative)..self.pos)),
+            _ => Value::OtherNumber(self.text[start - usize::from(negative)..self.pos].into()),
         })
     }
 }
@@ -487,6 +487,15 @@ mod tests {
 
     fn canonical(text: &str) -> String {
         parse_strict(text.as_bytes()).unwrap().canonical().unwrap()
+    }
+
+    #[test]
+    fn other_numbers_are_equal_only_when_written_alike() {
+        let parse = |text: &str| parse_strict(text.as_bytes()).unwrap();
+        assert_ne!(parse(r#"{"a":1.5}"#), parse(r#"{"a":2.5}"#));
+        assert_ne!(parse("[1e2]"), parse("[2e2]"));
+        assert_eq!(parse(r#"{"a":-0.25}"#), parse(r#"{ "a" : -0.25 }"#));
+        assert_eq!(parse("-0"), Value::OtherNumber("-0".into()));
     }
 
     #[test]
@@ -587,11 +596,7 @@ mod tests {
             "2E-3",
             "-0.5",
         ] {
-            assert_eq!(
-                parse(other),
-                Value::OtherNumber(Some(0..other.len())),
-                "{other}"
-            );
+            assert_eq!(parse(other), Value::OtherNumber((*other).into()), "{other}");
         }
         assert_eq!(parse("[1.5]").canonical(), None);
     }

@@ -233,7 +233,7 @@ impl PublishedMetrics {
         };
         let mut series: Vec<Series> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let one = read_series(item, period, related_party, bytes)
+            let one = read_series(item, period, related_party)
                 .map_err(|problem| format!("series[{i}]{problem}"))?;
             if let Some(j) = series.iter().position(|s| s.id == one.id) {
                 return Err(format!("series[{i}]: id `{}` repeats series[{j}]", one.id));
@@ -321,7 +321,6 @@ fn read_series(
     value: &Value,
     period: Option<(Month, Month)>,
     report_related: bool,
-    source: &[u8],
 ) -> Result<Series, String> {
     let Value::Object(object) = value else {
         return Err(": not an object".into());
@@ -358,7 +357,7 @@ fn read_series(
         };
         let mut read = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
-            let point = read_point(item, known, period, source)
+            let point = read_point(item, known, period)
                 .map_err(|problem| format!("{at}points[{k}]{problem}"))?;
             if read
                 .last()
@@ -400,7 +399,6 @@ fn read_point(
     value: &Value,
     known: Option<KnownSeries>,
     period: Option<(Month, Month)>,
-    source: &[u8],
 ) -> Result<Point, String> {
     let Value::Object(object) = value else {
         return Err(": not an object".into());
@@ -433,7 +431,7 @@ fn read_point(
                     let figure = object
                         .get(name)
                         .ok_or_else(|| format!(".{name} is missing"))
-                        .and_then(|v| figure(v, source).map_err(|p| format!(".{name} {p}")))?;
+                        .and_then(|v| figure(v).map_err(|p| format!(".{name} {p}")))?;
                     match (kind, figure) {
                         (Kind::Count, Figure::Count(_))
                         | (Kind::RatioOrNull, Figure::Ratio(_) | Figure::Missing) => {
@@ -455,7 +453,7 @@ fn read_point(
             .filter(|name| *name != "period")
             .map(|name| {
                 let value = object.get(name).unwrap_or(&Value::Null);
-                figure(value, source)
+                figure(value)
                     .map(|f| (name.to_owned(), f))
                     .map_err(|p| format!(".{name} {p}"))
             })
@@ -469,20 +467,14 @@ fn read_point(
     Ok(point)
 }
 
-/// A count, a ratio or null: counts and ratios only. `source` is the parsed
-/// text, where a fraction's literal lies.
-fn figure(value: &Value, source: &[u8]) -> Result<Figure, &'static str> {
+/// A count, a ratio or null: counts and ratios only.
+fn figure(value: &Value) -> Result<Figure, &'static str> {
     match value {
         Value::Null => Ok(Figure::Missing),
         Value::Integer(n) => u64::try_from(*n)
             .map(Figure::Count)
             .map_err(|_| "is negative"),
-        Value::OtherNumber(range) => match range
-            .clone()
-            .and_then(|range| source.get(range))
-            .and_then(|literal| std::str::from_utf8(literal).ok())
-            .and_then(|literal| literal.parse::<f64>().ok())
-        {
+        Value::OtherNumber(literal) => match literal.parse::<f64>().ok() {
             Some(r) if (0.0..=1.0).contains(&r) => Ok(Figure::Ratio(r)),
             _ => Err("is neither a non-negative integer nor a ratio from 0 to 1"),
         },

@@ -209,7 +209,7 @@ mod tests {
             asked.push(name);
             match name {
                 "chain" => Err("could not be read"),
-                "payTo" => Ok(Some(Value::OtherNumber(None))),
+                "payTo" => Ok(Some(Value::OtherNumber("1.5".into()))),
                 "resourceUrl" => Ok(Some("r".into())),
                 "baseUrl" => Ok(Some("".into())),
                 _ => Ok(None),

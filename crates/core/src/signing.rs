@@ -142,7 +142,7 @@ mod tests {
             signed_message(&m).unwrap(),
             "x402-verdict/v1\n{\"a\":\"é\",\"b\":1}".as_bytes()
         );
-        m.insert("c", Value::OtherNumber(None));
+        m.insert("c", Value::OtherNumber("1.5".into()));
         assert_eq!(signed_message(&m), None);
     }
 
