@@ -6,7 +6,7 @@ use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
 use crate::time::Timestamp;
-use crate::verdict::{VerdictDocument, WireOutcome};
+use crate::verdict::{Malformed, Rule, VerdictDocument, WireOutcome};
 
 /// How far in the future a `verifiedAt` may lie (clock skew) before freshness
 /// becomes `unknown`.
@@ -295,9 +295,11 @@ impl Lookup {
             }
             200 => match VerdictDocument::parse(body) {
                 Ok(document) => self.evaluate_document(&document, now),
-                Err(e) => {
-                    Evaluation::without_verdict(Outcome::NoResponse, Reason::Malformed, Some(e.0))
-                }
+                Err(e) => Evaluation::without_verdict(
+                    Outcome::NoResponse,
+                    Reason::Malformed,
+                    Some(e.to_string()),
+                ),
             },
             404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
             other => Evaluation::without_verdict(
@@ -315,7 +317,13 @@ impl Lookup {
             return Evaluation::without_verdict(
                 Outcome::NoResponse,
                 Reason::Malformed,
-                Some("verdict.issuedAt lies in the future".into()),
+                Some(
+                    Malformed::Field {
+                        field: "issuedAt",
+                        rule: Rule::InTheFuture,
+                    }
+                    .to_string(),
+                ),
             );
         }
         if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {

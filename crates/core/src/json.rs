@@ -25,6 +25,85 @@ pub const MAX_DEPTH: usize = 16;
 /// The largest integer magnitude a [`Value::Integer`] holds: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
+/// Why a text is not a document under the rules of this module, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+    /// The byte offset where it was found (for a duplicate member name: the
+    /// end of the object holding it).
+    pub offset: usize,
+}
+
+/// What is wrong with a text, for [`ParseError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The bytes are not UTF-8.
+    InvalidUtf8,
+    /// Something follows the value.
+    TrailingCharacters,
+    /// No JSON value starts here.
+    ExpectedValue,
+    /// The text ends inside a value.
+    UnexpectedEnd,
+    /// Arrays and objects nest deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// An array item is followed by neither `,` nor `]`.
+    ExpectedCommaOrBracket,
+    /// An object member is followed by neither `,` nor `}`.
+    ExpectedCommaOrBrace,
+    /// An object holds something other than a member name here.
+    ExpectedMemberName,
+    /// A member name is not followed by `:`.
+    ExpectedColon,
+    /// Two members of one object have the same name (after escapes).
+    DuplicateMemberName,
+    /// A raw control character inside a string.
+    ControlCharacter,
+    /// A string is not closed.
+    UnterminatedString,
+    /// A `\u` escape names half of a surrogate pair.
+    LoneSurrogate,
+    /// A backslash is followed by a character that escapes nothing.
+    InvalidEscape,
+    /// A `\u` is not followed by four hex digits.
+    InvalidUnicodeEscape,
+    /// A number lacks a digit where one must be.
+    ExpectedDigit,
+}
+
+impl ParseErrorKind {
+    /// The words for it, as [`ParseError`]'s `Display` writes them.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidUtf8 => "invalid UTF-8",
+            Self::TrailingCharacters => "trailing characters",
+            Self::ExpectedValue => "expected a JSON value",
+            Self::UnexpectedEnd => "unexpected end of input",
+            Self::TooDeep => "nesting deeper than 16 levels",
+            Self::ExpectedCommaOrBracket => "expected ',' or ']'",
+            Self::ExpectedCommaOrBrace => "expected ',' or '}'",
+            Self::ExpectedMemberName => "expected a member name",
+            Self::ExpectedColon => "expected ':'",
+            Self::DuplicateMemberName => "duplicate member name in the object ending",
+            Self::ControlCharacter => "control character in a string",
+            Self::UnterminatedString => "unterminated string",
+            Self::LoneSurrogate => "lone surrogate in a \\u escape",
+            Self::InvalidEscape => "invalid escape",
+            Self::InvalidUnicodeEscape => "invalid \\u escape",
+            Self::ExpectedDigit => "expected a digit",
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at byte {}", self.kind.as_str(), self.offset)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
 /// A parsed JSON value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -79,7 +158,7 @@ impl Object {
     ///
     /// The first problem found, or that the value is not an object.
     pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        match parse_strict(bytes)? {
+        match parse_strict(bytes).map_err(|e| e.to_string())? {
             Value::Object(object) => Ok(object),
             _ => Err("expected a JSON object".into()),
         }
@@ -233,15 +312,17 @@ fn write_string(out: &mut String, text: &str) {
 ///
 /// # Errors
 ///
-/// A one-line description of the first problem and its byte offset.
-pub fn parse_strict(bytes: &[u8]) -> Result<Value, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))?;
+/// The first problem, with its byte offset.
+pub fn parse_strict(bytes: &[u8]) -> Result<Value, ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ParseError {
+        kind: ParseErrorKind::InvalidUtf8,
+        offset: e.valid_up_to(),
+    })?;
     let mut parser = Parser { text, pos: 0 };
     let value = parser.value(0)?;
     parser.skip_whitespace();
     if parser.pos < text.len() {
-        return Err(parser.error("trailing characters"));
+        return Err(parser.error(ParseErrorKind::TrailingCharacters));
     }
     Ok(value)
 }
@@ -252,8 +333,11 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn error(&self, problem: &str) -> String {
-        format!("{problem} at byte {}", self.pos)
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            kind,
+            offset: self.pos,
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -266,7 +350,7 @@ impl Parser<'_> {
         found
     }
 
-    fn expect(&mut self, byte: u8, problem: &str) -> Result<(), String> {
+    fn expect(&mut self, byte: u8, problem: ParseErrorKind) -> Result<(), ParseError> {
         self.skip_whitespace();
         if self.eat(byte) {
             Ok(())
@@ -281,7 +365,7 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value, String> {
+    fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
         self.skip_whitespace();
         match self.peek() {
             Some(b'{') => self.object(depth),
@@ -291,32 +375,32 @@ impl Parser<'_> {
             Some(b't') => self.literal("true", Value::Bool(true)),
             Some(b'f') => self.literal("false", Value::Bool(false)),
             Some(b'n') => self.literal("null", Value::Null),
-            Some(_) => Err(self.error("expected a JSON value")),
-            None => Err(self.error("unexpected end of input")),
+            Some(_) => Err(self.error(ParseErrorKind::ExpectedValue)),
+            None => Err(self.error(ParseErrorKind::UnexpectedEnd)),
         }
     }
 
-    fn literal(&mut self, word: &str, value: Value) -> Result<Value, String> {
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, ParseError> {
         let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
         if rest.starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(value)
         } else {
-            Err(self.error("expected a JSON value"))
+            Err(self.error(ParseErrorKind::ExpectedValue))
         }
     }
 
     /// Steps into an array or object, refusing to go deeper than [`MAX_DEPTH`].
-    fn enter(&mut self, depth: usize) -> Result<usize, String> {
+    fn enter(&mut self, depth: usize) -> Result<usize, ParseError> {
         if depth >= MAX_DEPTH {
-            return Err(self.error(&format!("nesting deeper than {MAX_DEPTH} levels")));
+            return Err(self.error(ParseErrorKind::TooDeep));
         }
         self.pos += 1;
         self.skip_whitespace();
         Ok(depth + 1)
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, String> {
+    fn array(&mut self, depth: usize) -> Result<Value, ParseError> {
         let depth = self.enter(depth)?;
         let mut items = Vec::new();
         if !self.eat(b']') {
@@ -326,37 +410,37 @@ impl Parser<'_> {
                 if self.eat(b']') {
                     break;
                 }
-                self.expect(b',', "expected ',' or ']'")?;
+                self.expect(b',', ParseErrorKind::ExpectedCommaOrBracket)?;
             }
         }
         Ok(Value::Array(items))
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, String> {
+    fn object(&mut self, depth: usize) -> Result<Value, ParseError> {
         let depth = self.enter(depth)?;
         let mut members = Vec::new();
         if !self.eat(b'}') {
             loop {
                 self.skip_whitespace();
                 if self.peek() != Some(b'"') {
-                    return Err(self.error("expected a member name"));
+                    return Err(self.error(ParseErrorKind::ExpectedMemberName));
                 }
                 let name = self.string()?;
-                self.expect(b':', "expected ':'")?;
+                self.expect(b':', ParseErrorKind::ExpectedColon)?;
                 members.push((name, self.value(depth)?));
                 self.skip_whitespace();
                 if self.eat(b'}') {
                     break;
                 }
-                self.expect(b',', "expected ',' or '}'")?;
+                self.expect(b',', ParseErrorKind::ExpectedCommaOrBrace)?;
             }
         }
         Object::from_members(members)
             .map(Value::Object)
-            .ok_or_else(|| self.error("duplicate member name in the object ending"))
+            .ok_or_else(|| self.error(ParseErrorKind::DuplicateMemberName))
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, ParseError> {
         self.pos += 1;
         let mut out = String::new();
         loop {
@@ -375,13 +459,13 @@ impl Parser<'_> {
                     self.pos += 1;
                     out.push(self.escape()?);
                 }
-                Some(_) => return Err(self.error("control character in a string")),
-                None => return Err(self.error("unterminated string")),
+                Some(_) => return Err(self.error(ParseErrorKind::ControlCharacter)),
+                None => return Err(self.error(ParseErrorKind::UnterminatedString)),
             }
         }
     }
 
-    fn escape(&mut self) -> Result<char, String> {
+    fn escape(&mut self) -> Result<char, ParseError> {
         let byte = self.peek();
         self.pos += 1;
         Ok(match byte {
@@ -399,23 +483,24 @@ impl Parser<'_> {
                     0xD800..=0xDBFF if self.eat(b'\\') && self.eat(b'u') => {
                         let second = self.hex4()?;
                         if !(0xDC00..=0xDFFF).contains(&second) {
-                            return Err(self.error("lone surrogate in a \\u escape"));
+                            return Err(self.error(ParseErrorKind::LoneSurrogate));
                         }
                         0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                     }
                     code => code,
                 };
-                char::from_u32(code).ok_or_else(|| self.error("lone surrogate in a \\u escape"))?
+                char::from_u32(code).ok_or_else(|| self.error(ParseErrorKind::LoneSurrogate))?
             }
-            _ => return Err(self.error("invalid escape")),
+            _ => return Err(self.error(ParseErrorKind::InvalidEscape)),
         })
     }
 
-    fn hex4(&mut self) -> Result<u32, String> {
+    fn hex4(&mut self) -> Result<u32, ParseError> {
         let mut code = 0;
         for _ in 0..4 {
             let digit = self.peek().and_then(|b| char::from(b).to_digit(16));
-            code = code * 16 + digit.ok_or_else(|| self.error("invalid \\u escape"))?;
+            code = code * 16
+                + digit.ok_or_else(|| self.error(ParseErrorKind::InvalidUnicodeEscape))?;
             self.pos += 1;
         }
         Ok(code)
@@ -429,7 +514,7 @@ impl Parser<'_> {
         self.pos - start
     }
 
-    fn number(&mut self) -> Result<Value, String> {
+    fn number(&mut self) -> Result<Value, ParseError> {
         let negative = self.eat(b'-');
         let start = self.pos;
         let count = match self.peek() {
@@ -440,14 +525,14 @@ impl Parser<'_> {
             _ => self.digits(),
         };
         if count == 0 {
-            return Err(self.error("expected a digit"));
+            return Err(self.error(ParseErrorKind::ExpectedDigit));
         }
         let end = self.pos;
         let mut integer = true;
         if self.eat(b'.') {
             integer = false;
             if self.digits() == 0 {
-                return Err(self.error("expected a digit"));
+                return Err(self.error(ParseErrorKind::ExpectedDigit));
             }
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
@@ -457,7 +542,7 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             if self.digits() == 0 {
-                return Err(self.error("expected a digit"));
+                return Err(self.error(ParseErrorKind::ExpectedDigit));
             }
         }
         // 16 digits cannot overflow an i64; more are beyond 2^53 anyway.
@@ -508,18 +593,22 @@ mod tests {
         assert_eq!(v.get("c").and_then(Value::as_str), Some("d"));
     }
 
+    fn error(text: &[u8]) -> (ParseErrorKind, usize) {
+        let e = parse_strict(text).unwrap_err();
+        (e.kind, e.offset)
+    }
+
     #[test]
     fn rejects_duplicates_at_any_depth() {
-        assert!(parse_strict(br#"{"a":1,"a":2}"#)
-            .unwrap_err()
-            .contains("duplicate"));
-        assert!(parse_strict(br#"{"x":[{"a":1,"b":0,"a":1}]}"#)
-            .unwrap_err()
-            .contains("duplicate"));
+        use ParseErrorKind::DuplicateMemberName as Dup;
+        assert_eq!(error(br#"{"a":1,"a":2}"#), (Dup, 13));
+        assert_eq!(error(br#"{"x":[{"a":1,"b":0,"a":1}]}"#), (Dup, 25));
         // Escapes are decoded before names are compared.
-        assert!(parse_strict(br#"{"a":1,"\u0061":2}"#)
-            .unwrap_err()
-            .contains("duplicate"));
+        assert_eq!(error(br#"{"a":1,"\u0061":2}"#), (Dup, 18));
+        assert_eq!(
+            parse_strict(br#"{"a":1,"a":2}"#).unwrap_err().to_string(),
+            "duplicate member name in the object ending at byte 13"
+        );
     }
 
     #[test]
@@ -527,50 +616,51 @@ mod tests {
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse_strict(ok.as_bytes()).is_ok());
         let over = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
-        assert!(parse_strict(over.as_bytes())
-            .unwrap_err()
-            .contains("nesting"));
+        assert_eq!(error(over.as_bytes()), (ParseErrorKind::TooDeep, MAX_DEPTH));
         let deep = "{\"a\":".repeat(100_000);
-        assert!(parse_strict(deep.as_bytes())
-            .unwrap_err()
-            .contains("nesting"));
+        assert_eq!(error(deep.as_bytes()).0, ParseErrorKind::TooDeep);
+        assert!(ParseErrorKind::TooDeep
+            .as_str()
+            .contains(&MAX_DEPTH.to_string()));
     }
 
     #[test]
     fn rejects_what_json_does_not_allow() {
-        for bad in [
-            &b""[..],
-            b" ",
-            b"{} {}",
-            b"\xff\xfe",
-            b"\xef\xbb\xbf{}",
-            b"{,}",
-            b"[1,]",
-            b"{\"a\":1,}",
-            b"{\"a\" 1}",
-            b"{a:1}",
-            b"'a'",
-            b"01",
-            b"-",
-            b"1.",
-            b".5",
-            b"1e",
-            b"+1",
-            b"tru",
-            b"nul",
-            b"NaN",
-            b"\"a",
-            b"\"\x01\"",
-            b"\"\\x\"",
-            b"\"\\u12\"",
-            b"\"\\ud800\"",
-            b"\"\\udc00\"",
-            b"\"\\ud800\\u0041\"",
-            b"[1 2]",
-            b"{\"a\":1 \"b\":2}",
+        use ParseErrorKind::*;
+        for (bad, kind, offset) in [
+            (&b""[..], UnexpectedEnd, 0),
+            (b" ", UnexpectedEnd, 1),
+            (b"{} {}", TrailingCharacters, 3),
+            (b"\xff\xfe", InvalidUtf8, 0),
+            (b"\xef\xbb\xbf{}", ExpectedValue, 0),
+            (b"{,}", ExpectedMemberName, 1),
+            (b"[1,]", ExpectedValue, 3),
+            (b"{\"a\":1,}", ExpectedMemberName, 7),
+            (b"{\"a\" 1}", ExpectedColon, 5),
+            (b"{a:1}", ExpectedMemberName, 1),
+            (b"'a'", ExpectedValue, 0),
+            (b"01", TrailingCharacters, 1),
+            (b"-", ExpectedDigit, 1),
+            (b"1.", ExpectedDigit, 2),
+            (b".5", ExpectedValue, 0),
+            (b"1e", ExpectedDigit, 2),
+            (b"+1", ExpectedValue, 0),
+            (b"tru", ExpectedValue, 0),
+            (b"nul", ExpectedValue, 0),
+            (b"NaN", ExpectedValue, 0),
+            (b"\"a", UnterminatedString, 2),
+            (b"\"\x01\"", ControlCharacter, 1),
+            (b"\"\\x\"", InvalidEscape, 3),
+            (b"\"\\u12\"", InvalidUnicodeEscape, 5),
+            (b"\"\\ud800\"", LoneSurrogate, 7),
+            (b"\"\\udc00\"", LoneSurrogate, 7),
+            (b"\"\\ud800\\u0041\"", LoneSurrogate, 13),
+            (b"[1 2]", ExpectedCommaOrBracket, 3),
+            (b"{\"a\":1 \"b\":2}", ExpectedCommaOrBrace, 7),
         ] {
-            assert!(
-                parse_strict(bad).is_err(),
+            assert_eq!(
+                error(bad),
+                (kind, offset),
                 "{:?}",
                 String::from_utf8_lossy(bad)
             );

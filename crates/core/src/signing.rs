@@ -103,10 +103,7 @@ pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Mal
     document.insert("verdict", Value::Object(verdict));
     let text = document.canonical().unwrap_or_default();
     if text.len() > MAX_BODY_BYTES {
-        return Err(Malformed(format!(
-            "the signed document would be {} bytes, over the {MAX_BODY_BYTES} bytes consumers accept",
-            text.len()
-        )));
+        return Err(Malformed::TooLarge(text.len()));
     }
     Ok(text)
 }

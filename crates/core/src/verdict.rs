@@ -4,8 +4,9 @@
 use std::fmt;
 
 use crate::evaluate::MAX_CLOCK_SKEW_SECONDS;
-use crate::json::{parse_strict, Object, Value};
+use crate::json::{parse_strict, Object, ParseError, Value};
 use crate::keys::KeyId;
+use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
 
 /// What the service says of an endpoint (the wire `outcome`).
@@ -81,18 +82,97 @@ pub struct VerdictDocument {
 
 /// Why a document is not a valid verdict document.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Malformed(pub String);
+pub enum Malformed {
+    /// The body is not a document under the strict JSON rules.
+    NotJson(ParseError),
+    /// The document is not a JSON object.
+    NotAnObject,
+    /// The document has no `verdict` object.
+    NoVerdict,
+    /// A member of `verdict` breaks a rule.
+    Field {
+        /// The member, as spelled on the wire (`verifiedAt`).
+        field: &'static str,
+        /// The rule it breaks.
+        rule: Rule,
+    },
+    /// `verdict` holds a number other than an integer of at most 2^53 - 1.
+    UnsafeNumber,
+    /// The signed document would be this many bytes, over [`MAX_BODY_BYTES`].
+    TooLarge(usize),
+}
+
+/// A rule a member of `verdict` can break, for [`Malformed::Field`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// It is required and absent.
+    Missing,
+    /// It is not a string.
+    NotString,
+    /// `v` is not the integer 1.
+    NotOne,
+    /// `outcome` is not one of the four wire outcomes.
+    UnknownOutcome,
+    /// `assuranceLevel` is not 1 to 8 characters of `A-Z 0-9 + -`.
+    NotAssuranceLevel,
+    /// `recheckEveryHours` is not an integer from 1 to 8760.
+    NotHoursInRange,
+    /// Absent, though `human_backed` requires it.
+    RequiredWithHumanBacked,
+    /// Absent, though the outcome requires it.
+    RequiredWithOutcome,
+    /// Not an RFC 3339 UTC time.
+    NotTime,
+    /// `keyId` is not 16 lowercase hex digits.
+    NotKeyId,
+    /// `verifiedAt` is later than `issuedAt` (beyond the clock skew).
+    LaterThanIssuedAt,
+    /// `issuedAt` lies ahead of the consumer's clock (beyond the skew).
+    InTheFuture,
+}
+
+impl Rule {
+    /// The words for it, after the member's name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Missing => "is missing",
+            Self::NotString => "is not a string",
+            Self::NotOne => "is not the integer 1",
+            Self::UnknownOutcome => "is not one of human_backed, revoked, stale, no_signal",
+            Self::NotAssuranceLevel => "is not 1 to 8 characters of A-Z 0-9 + -",
+            Self::NotHoursInRange => "is not an integer from 1 to 8760",
+            Self::RequiredWithHumanBacked => "is missing (required with human_backed)",
+            Self::RequiredWithOutcome => "is missing (required with this outcome)",
+            Self::NotTime => "is not an RFC 3339 UTC time",
+            Self::NotKeyId => "is not 16 lowercase hex digits",
+            Self::LaterThanIssuedAt => "is later than issuedAt",
+            Self::InTheFuture => "lies in the future",
+        }
+    }
+}
 
 impl fmt::Display for Malformed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            Self::NotAnObject => f.write_str("the document is not a JSON object"),
+            Self::NoVerdict => f.write_str("the document has no \"verdict\" object"),
+            Self::Field { field, rule } => write!(f, "verdict.{field} {}", rule.as_str()),
+            Self::UnsafeNumber => {
+                f.write_str("verdict holds a number that is not an integer of at most 2^53 - 1")
+            }
+            Self::TooLarge(bytes) => write!(
+                f,
+                "the signed document would be {bytes} bytes, over the {MAX_BODY_BYTES} bytes consumers accept"
+            ),
+        }
     }
 }
 
 impl std::error::Error for Malformed {}
 
-fn bad<T>(field: &str, problem: &str) -> Result<T, Malformed> {
-    Err(Malformed(format!("verdict.{field} {problem}")))
+fn bad<T>(field: &'static str, rule: Rule) -> Result<T, Malformed> {
+    Err(Malformed::Field { field, rule })
 }
 
 impl VerdictDocument {
@@ -102,12 +182,12 @@ impl VerdictDocument {
     ///
     /// The first rule broken, naming the field; never the field's value.
     pub fn parse(bytes: &[u8]) -> Result<Self, Malformed> {
-        let value = parse_strict(bytes).map_err(|e| Malformed(format!("not strict JSON: {e}")))?;
+        let value = parse_strict(bytes).map_err(Malformed::NotJson)?;
         let Value::Object(mut doc) = value else {
-            return Err(Malformed("the document is not a JSON object".into()));
+            return Err(Malformed::NotAnObject);
         };
         let Some(Value::Object(raw)) = doc.remove("verdict") else {
-            return Err(Malformed("the document has no \"verdict\" object".into()));
+            return Err(Malformed::NoVerdict);
         };
         let signature = match doc.remove("signature") {
             None | Some(Value::Null) => SignatureField::Absent,
@@ -133,28 +213,23 @@ impl Verdict {
         check_numbers(raw)?;
         match raw.get("v") {
             Some(Value::Integer(1)) => {}
-            Some(_) => return bad("v", "is not the integer 1"),
-            None => return bad("v", "is missing"),
+            Some(_) => return bad("v", Rule::NotOne),
+            None => return bad("v", Rule::Missing),
         }
         let outcome = match optional_str(raw, "outcome") {
             Ok(Some("human_backed")) => WireOutcome::HumanBacked,
             Ok(Some("revoked")) => WireOutcome::Revoked,
             Ok(Some("stale")) => WireOutcome::Stale,
             Ok(Some("no_signal")) => WireOutcome::NoSignal,
-            Ok(None) => return bad("outcome", "is missing"),
-            _ => {
-                return bad(
-                    "outcome",
-                    "is not one of human_backed, revoked, stale, no_signal",
-                )
-            }
+            Ok(None) => return bad("outcome", Rule::Missing),
+            _ => return bad("outcome", Rule::UnknownOutcome),
         };
         let assurance_level = optional_str(raw, "assuranceLevel")?
             .map(|level| {
                 if is_assurance_level(level) {
                     Ok(level.to_owned())
                 } else {
-                    bad("assuranceLevel", "is not 1 to 8 characters of A-Z 0-9 + -")
+                    bad("assuranceLevel", Rule::NotAssuranceLevel)
                 }
             })
             .transpose()?;
@@ -163,32 +238,29 @@ impl Verdict {
             None => None,
             Some(v) => match v {
                 Value::Integer(h @ 1..=8760) => Some(*h as u32),
-                _ => return bad("recheckEveryHours", "is not an integer from 1 to 8760"),
+                _ => return bad("recheckEveryHours", Rule::NotHoursInRange),
             },
         };
         if outcome == WireOutcome::HumanBacked && assurance_level.is_none() {
-            return bad("assuranceLevel", "is missing (required with human_backed)");
+            return bad("assuranceLevel", Rule::RequiredWithHumanBacked);
         }
         if outcome != WireOutcome::NoSignal {
             if verified_at.is_none() {
-                return bad("verifiedAt", "is missing (required with this outcome)");
+                return bad("verifiedAt", Rule::RequiredWithOutcome);
             }
             if recheck_every_hours.is_none() {
-                return bad(
-                    "recheckEveryHours",
-                    "is missing (required with this outcome)",
-                );
+                return bad("recheckEveryHours", Rule::RequiredWithOutcome);
             }
         }
         let issued_at = optional_time(raw, "issuedAt")?;
         if let (Some(verified), Some(issued)) = (verified_at, issued_at) {
             if verified > issued.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
-                return bad("verifiedAt", "is later than issuedAt");
+                return bad("verifiedAt", Rule::LaterThanIssuedAt);
             }
         }
         let key_id = match optional_str(raw, "keyId")? {
             Some(text) => KeyId::parse(text),
-            None => return bad("keyId", "is missing"),
+            None => return bad("keyId", Rule::Missing),
         };
         Ok(Verdict {
             chain: required_str(raw, "chain")?.to_owned(),
@@ -198,8 +270,8 @@ impl Verdict {
             assurance_level,
             verified_at,
             recheck_every_hours,
-            issued_at: issued_at.map_or_else(|| bad("issuedAt", "is missing"), Ok)?,
-            key_id: key_id.map_or_else(|| bad("keyId", "is not 16 lowercase hex digits"), Ok)?,
+            issued_at: issued_at.map_or_else(|| bad("issuedAt", Rule::Missing), Ok)?,
+            key_id: key_id.map_or_else(|| bad("keyId", Rule::NotKeyId), Ok)?,
         })
     }
 }
@@ -213,24 +285,21 @@ pub fn is_assurance_level(level: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
 }
 
-fn optional_str<'a>(raw: &'a Object, field: &str) -> Result<Option<&'a str>, Malformed> {
+fn optional_str<'a>(raw: &'a Object, field: &'static str) -> Result<Option<&'a str>, Malformed> {
     match raw.get(field) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => bad(field, "is not a string"),
+        Some(_) => bad(field, Rule::NotString),
     }
 }
 
-fn required_str<'a>(raw: &'a Object, field: &str) -> Result<&'a str, Malformed> {
-    optional_str(raw, field)?.map_or_else(|| bad(field, "is missing"), Ok)
+fn required_str<'a>(raw: &'a Object, field: &'static str) -> Result<&'a str, Malformed> {
+    optional_str(raw, field)?.map_or_else(|| bad(field, Rule::Missing), Ok)
 }
 
-fn optional_time(raw: &Object, field: &str) -> Result<Option<Timestamp>, Malformed> {
+fn optional_time(raw: &Object, field: &'static str) -> Result<Option<Timestamp>, Malformed> {
     optional_str(raw, field)?
-        .map(|text| {
-            Timestamp::parse_rfc3339(text)
-                .map_or_else(|| bad(field, "is not an RFC 3339 UTC time"), Ok)
-        })
+        .map(|text| Timestamp::parse_rfc3339(text).map_or_else(|| bad(field, Rule::NotTime), Ok))
         .transpose()
 }
 
@@ -248,9 +317,7 @@ fn check_numbers(raw: &Object) -> Result<(), Malformed> {
     if raw.values().all(walk) {
         Ok(())
     } else {
-        Err(Malformed(
-            "verdict holds a number that is not an integer of at most 2^53 - 1".into(),
-        ))
+        Err(Malformed::UnsafeNumber)
     }
 }
 
@@ -272,10 +339,14 @@ mod tests {
         })
     }
 
-    fn problem(mutate: impl FnOnce(&mut Map<String, Value>)) -> String {
+    fn problem(mutate: impl FnOnce(&mut Map<String, Value>)) -> Malformed {
         let mut v = good();
         mutate(v.as_object_mut().unwrap());
-        VerdictDocument::parse(&doc(v)).unwrap_err().0
+        VerdictDocument::parse(&doc(v)).unwrap_err()
+    }
+
+    fn field(field: &'static str, rule: Rule) -> Malformed {
+        Malformed::Field { field, rule }
     }
 
     #[test]
@@ -290,87 +361,106 @@ mod tests {
 
     #[test]
     fn names_each_broken_rule() {
+        type Edit = fn(&mut Map<String, Value>);
+        let cases: [(Edit, Malformed); 17] = [
+            (|m| drop(m.remove("v")), field("v", Rule::Missing)),
+            (
+                |m| drop(m.insert("v".into(), json!(2))),
+                field("v", Rule::NotOne),
+            ),
+            (
+                |m| drop(m.insert("v".into(), json!("1"))),
+                field("v", Rule::NotOne),
+            ),
+            (|m| drop(m.remove("chain")), field("chain", Rule::Missing)),
+            (
+                |m| drop(m.insert("payTo".into(), json!(7))),
+                field("payTo", Rule::NotString),
+            ),
+            (
+                |m| drop(m.insert("outcome".into(), json!("great"))),
+                field("outcome", Rule::UnknownOutcome),
+            ),
+            (
+                |m| drop(m.insert("assuranceLevel".into(), json!("<script>"))),
+                field("assuranceLevel", Rule::NotAssuranceLevel),
+            ),
+            (
+                |m| drop(m.insert("assuranceLevel".into(), json!("ABCDEFGHI"))),
+                field("assuranceLevel", Rule::NotAssuranceLevel),
+            ),
+            (
+                |m| drop(m.remove("assuranceLevel")),
+                field("assuranceLevel", Rule::RequiredWithHumanBacked),
+            ),
+            (
+                |m| drop(m.remove("verifiedAt")),
+                field("verifiedAt", Rule::RequiredWithOutcome),
+            ),
+            (
+                |m| drop(m.insert("verifiedAt".into(), json!("2026-09-01"))),
+                field("verifiedAt", Rule::NotTime),
+            ),
+            (
+                |m| drop(m.insert("recheckEveryHours".into(), json!(0))),
+                field("recheckEveryHours", Rule::NotHoursInRange),
+            ),
+            (
+                |m| drop(m.insert("recheckEveryHours".into(), json!(8761))),
+                field("recheckEveryHours", Rule::NotHoursInRange),
+            ),
+            (
+                |m| drop(m.insert("recheckEveryHours".into(), json!(24.5))),
+                Malformed::UnsafeNumber,
+            ),
+            (
+                |m| drop(m.insert("extra".into(), json!(9007199254740992u64))),
+                Malformed::UnsafeNumber,
+            ),
+            (
+                |m| drop(m.remove("issuedAt")),
+                field("issuedAt", Rule::Missing),
+            ),
+            (
+                |m| drop(m.insert("keyId".into(), json!("3F9A1C07B2E4D856"))),
+                field("keyId", Rule::NotKeyId),
+            ),
+        ];
+        for (edit, expected) in cases {
+            assert_eq!(problem(edit), expected);
+        }
+        // The one-line detail names the member and the rule.
         assert_eq!(
-            problem(|m| {
-                m.remove("v");
-            }),
-            "verdict.v is missing"
-        );
-        assert_eq!(
-            problem(|m| {
-                m.insert("v".into(), json!(2));
-            }),
-            "verdict.v is not the integer 1"
-        );
-        assert_eq!(
-            problem(|m| {
-                m.insert("v".into(), json!("1"));
-            }),
-            "verdict.v is not the integer 1"
-        );
-        assert_eq!(
-            problem(|m| {
-                m.remove("chain");
-            }),
-            "verdict.chain is missing"
-        );
-        assert_eq!(
-            problem(|m| {
-                m.insert("payTo".into(), json!(7));
-            }),
-            "verdict.payTo is not a string"
-        );
-        assert!(problem(|m| {
-            m.insert("outcome".into(), json!("great"));
-        })
-        .starts_with("verdict.outcome is not one of"));
-        assert!(problem(|m| {
-            m.insert("assuranceLevel".into(), json!("<script>"));
-        })
-        .starts_with("verdict.assuranceLevel"));
-        assert!(problem(|m| {
-            m.insert("assuranceLevel".into(), json!("ABCDEFGHI"));
-        })
-        .starts_with("verdict.assuranceLevel"));
-        assert!(problem(|m| {
-            m.remove("assuranceLevel");
-        })
-        .contains("required with human_backed"));
-        assert!(problem(|m| {
-            m.remove("verifiedAt");
-        })
-        .starts_with("verdict.verifiedAt is missing"));
-        assert!(problem(|m| {
-            m.insert("verifiedAt".into(), json!("2026-09-01"));
-        })
-        .contains("RFC 3339"));
-        assert!(problem(|m| {
-            m.insert("recheckEveryHours".into(), json!(0));
-        })
-        .contains("1 to 8760"));
-        assert!(problem(|m| {
-            m.insert("recheckEveryHours".into(), json!(8761));
-        })
-        .contains("1 to 8760"));
-        assert!(problem(|m| {
-            m.insert("recheckEveryHours".into(), json!(24.5));
-        })
-        .contains("2^53"));
-        assert!(problem(|m| {
-            m.insert("extra".into(), json!(9007199254740992u64));
-        })
-        .contains("2^53"));
-        assert_eq!(
-            problem(|m| {
-                m.remove("issuedAt");
-            }),
-            "verdict.issuedAt is missing"
-        );
-        assert_eq!(
-            problem(|m| {
-                m.insert("keyId".into(), json!("3F9A1C07B2E4D856"));
-            }),
+            field("keyId", Rule::NotKeyId).to_string(),
             "verdict.keyId is not 16 lowercase hex digits"
+        );
+        assert_eq!(
+            field("assuranceLevel", Rule::RequiredWithHumanBacked).to_string(),
+            "verdict.assuranceLevel is missing (required with human_backed)"
+        );
+    }
+
+    #[test]
+    fn documents_that_are_not_verdicts_say_why() {
+        use crate::json::ParseErrorKind;
+        assert_eq!(
+            VerdictDocument::parse(br#"{"verdict":{},"verdict":{}}"#).unwrap_err(),
+            Malformed::NotJson(ParseError {
+                kind: ParseErrorKind::DuplicateMemberName,
+                offset: 27
+            })
+        );
+        assert_eq!(
+            VerdictDocument::parse(b"[]").unwrap_err(),
+            Malformed::NotAnObject
+        );
+        assert_eq!(
+            VerdictDocument::parse(br#"{"verdict":[]}"#).unwrap_err(),
+            Malformed::NoVerdict
+        );
+        assert_eq!(
+            VerdictDocument::parse(b"<html>").unwrap_err().to_string(),
+            "not strict JSON: expected a JSON value at byte 0"
         );
     }
 
@@ -382,8 +472,8 @@ mod tests {
         assert!(VerdictDocument::parse(&doc(v.clone())).is_ok());
         v["verifiedAt"] = json!("2026-09-01T08:05:06Z");
         assert_eq!(
-            VerdictDocument::parse(&doc(v)).unwrap_err().0,
-            "verdict.verifiedAt is later than issuedAt"
+            VerdictDocument::parse(&doc(v)).unwrap_err(),
+            field("verifiedAt", Rule::LaterThanIssuedAt)
         );
     }
 
