@@ -70,7 +70,7 @@ export interface VerdictResult {
   assuranceLevel?: string;
   verifiedAt?: string;
   recheckEveryHours?: number;
-  reason?: string;
+  reason?: "no_base_url" | "invalid_input" | "not_listed" | "http_status" | "network_error" | "timeout" | "too_large" | "redirected" | "malformed" | "endpoint_mismatch" | "no_signal" | "stale" | "revoked" | "overdue" | "verified_in_future" | "signature_invalid" | "signature_required";
   detail?: string;
 }
 "#;

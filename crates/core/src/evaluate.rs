@@ -155,6 +155,27 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in the order the protocol lists them.
+    pub const ALL: [Reason; 17] = [
+        Reason::NoBaseUrl,
+        Reason::InvalidInput,
+        Reason::NotListed,
+        Reason::HttpStatus,
+        Reason::NetworkError,
+        Reason::Timeout,
+        Reason::TooLarge,
+        Reason::Redirected,
+        Reason::Malformed,
+        Reason::EndpointMismatch,
+        Reason::NoSignal,
+        Reason::Stale,
+        Reason::Revoked,
+        Reason::Overdue,
+        Reason::VerifiedInFuture,
+        Reason::SignatureInvalid,
+        Reason::SignatureRequired,
+    ];
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -381,7 +402,7 @@ pub const EVALUATION_SCHEMA: &str = r#"{
     "assuranceLevel": { "type": "string", "pattern": "^[A-Z0-9+-]{1,8}$", "description": "The grade of a positive claim." },
     "verifiedAt": { "type": "string", "format": "date-time", "description": "The last re-check (RFC 3339, UTC)." },
     "recheckEveryHours": { "type": "integer", "minimum": 1, "maximum": 8760, "description": "The promised re-check cadence." },
-    "reason": { "type": "string", "description": "A stable code saying why the result is what it is." },
+    "reason": { "type": "string", "enum": ["no_base_url", "invalid_input", "not_listed", "http_status", "network_error", "timeout", "too_large", "redirected", "malformed", "endpoint_mismatch", "no_signal", "stale", "revoked", "overdue", "verified_in_future", "signature_invalid", "signature_required"], "description": "A stable code saying why the result is what it is." },
     "detail": { "type": "string", "description": "A one-line explanation for logs." }
   },
   "required": ["state", "outcome", "freshness", "signature"],

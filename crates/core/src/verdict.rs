@@ -80,6 +80,9 @@ pub struct VerdictDocument {
     pub signature: SignatureField,
 }
 
+/// The longest re-check cadence a verdict may promise, in hours (a year).
+pub const MAX_RECHECK_EVERY_HOURS: i64 = 8760;
+
 /// Why a document is not a valid verdict document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Malformed {
@@ -237,7 +240,7 @@ impl Verdict {
         let recheck_every_hours = match raw.get("recheckEveryHours") {
             None => None,
             Some(v) => match v {
-                Value::Integer(h @ 1..=8760) => Some(*h as u32),
+                Value::Integer(h @ 1..=MAX_RECHECK_EVERY_HOURS) => Some(*h as u32),
                 _ => return bad("recheckEveryHours", Rule::NotHoursInRange),
             },
         };

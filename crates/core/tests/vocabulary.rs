@@ -1,12 +1,13 @@
 //! One wire vocabulary: the spellings the core defines (states, outcomes,
-//! freshness, signature statuses, option names) are the ones the package's
-//! TypeScript types, the MCP output schema, the JavaScript entry and the
-//! README and protocol tables use. Changing a spelling in one place only
-//! fails here.
+//! freshness, signature statuses, reasons, option names, the
+//! `recheckEveryHours` range) are the ones the package's TypeScript types,
+//! the MCP output schema, the JavaScript entry and fallback and the README
+//! and protocol tables use. Changing a spelling in one place only fails here.
 
 use serde_json::Value;
 use x402_verdict_core::options::OPTION_NAMES;
-use x402_verdict_core::{Freshness, Outcome, SignatureStatus, State, EVALUATION_SCHEMA};
+use x402_verdict_core::verdict::{Rule, MAX_RECHECK_EVERY_HOURS};
+use x402_verdict_core::{Freshness, Outcome, Reason, SignatureStatus, State, EVALUATION_SCHEMA};
 
 const TYPES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../src/lib.rs"));
 const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
@@ -15,6 +16,7 @@ const PROTOCOL: &str = include_str!(concat!(
     "/../../docs/protocol.md"
 ));
 const ENTRY: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../js/index.js"));
+const FALLBACK: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../js/fallback.js"));
 
 /// Every field of the structured result with a closed set of values, and
 /// those values as the core spells them.
@@ -27,6 +29,7 @@ fn closed_fields() -> Vec<(&'static str, Vec<&'static str>)> {
             "signature",
             SignatureStatus::ALL.map(SignatureStatus::as_str).to_vec(),
         ),
+        ("reason", Reason::ALL.map(Reason::as_str).to_vec()),
     ]
 }
 
@@ -58,10 +61,10 @@ fn the_output_schema_lists_the_core_spellings() {
 #[test]
 fn the_typescript_types_list_the_core_spellings() {
     for (field, values) in closed_fields() {
-        let line = if field == "state" {
-            line_starting(TYPES, "export type BadgeState =")
-        } else {
-            line_starting(TYPES, &format!("{field}: \""))
+        let line = match field {
+            "state" => line_starting(TYPES, "export type BadgeState ="),
+            "reason" => line_starting(TYPES, "reason?: \""),
+            _ => line_starting(TYPES, &format!("{field}: \"")),
         };
         assert_eq!(union(line), values, "{field}");
     }
@@ -76,7 +79,7 @@ fn the_typescript_types_list_the_core_spellings() {
 
 #[test]
 fn the_protocol_and_readme_tables_list_the_core_spellings() {
-    for (field, values) in closed_fields() {
+    for (field, values) in closed_fields().into_iter().filter(|(f, _)| *f != "reason") {
         // The evaluation table, the last in the page to list the field.
         let start = format!("| `{field}` | `");
         let row = PROTOCOL.lines().rfind(|l| l.starts_with(&start)).unwrap();
@@ -106,4 +109,34 @@ fn the_javascript_entry_reads_the_core_option_names() {
     for name in OPTION_NAMES {
         assert!(listed.contains(&name), "js/index.js FIELDS lacks {name}");
     }
+}
+
+#[test]
+fn the_protocol_and_the_fallback_use_every_reason() {
+    for reason in Reason::ALL.map(Reason::as_str) {
+        assert!(
+            PROTOCOL.contains(&format!("`{reason}`")),
+            "docs/protocol.md never names the reason {reason}"
+        );
+        // The fallback cannot check a signature, so it never finds one invalid.
+        if reason != "signature_invalid" {
+            assert!(
+                FALLBACK.contains(&format!("\"{reason}\"")),
+                "js/fallback.js never gives the reason {reason}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_recheck_range_is_the_core_range() {
+    let max = MAX_RECHECK_EVERY_HOURS;
+    let schema: Value = serde_json::from_str(EVALUATION_SCHEMA).unwrap();
+    assert_eq!(schema["properties"]["recheckEveryHours"]["minimum"], 1);
+    assert_eq!(schema["properties"]["recheckEveryHours"]["maximum"], max);
+    let words = format!("an integer from 1 to {max}");
+    assert!(Rule::NotHoursInRange.as_str().contains(&words));
+    assert!(FALLBACK.contains(&format!("hours >= 1 && hours <= {max})")));
+    assert!(FALLBACK.contains(&words), "js/fallback.js detail");
+    assert!(PROTOCOL.contains(&format!("an integer 1 to {max}")));
 }
