@@ -7,28 +7,14 @@
 // requests after a jump to the bottom of the page.
 //
 //   bash scripts/build.sh && node scripts/bench-listing.mjs
-import { createServer } from "node:http";
 import { launch } from "../tests/support/browser.mjs";
+import { startListingService } from "../tests/support/listing-service.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const at = (seconds) => new Date(Math.floor(Date.now() / 1000 + seconds) * 1000).toISOString().replace(/\.\d+Z$/, "Z");
-const service = { latency: 0, requests: 0, inFlight: 0, most: 0 };
-const server = createServer((req, res) => {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  const q = Object.fromEntries(new URL(req.url, "http://x").searchParams);
-  service.requests++;
-  service.most = Math.max(service.most, ++service.inFlight);
-  setTimeout(() => {
-    service.inFlight--;
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ verdict: { v: 1, chain: q.chain, payTo: q.payTo, resourceUrl: q.resourceUrl, outcome: "human_backed", assuranceLevel: "G", verifiedAt: at(-3600), recheckEveryHours: 24, issuedAt: at(0), keyId: "0123456789abcdef" } }));
-  }, service.latency);
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const [site, browser] = await Promise.all([startOrigin(), launch()]);
+const [listingService, site, browser] = await Promise.all([startListingService(), startOrigin(), launch()]);
+const { service, url: base } = listingService;
 site.folders.set("/pkg/", `${ROOT}pkg/`);
-const base = `http://127.0.0.1:${server.address().port}`;
 for (const mode of ["lazy", "eager"]) {
   const rows = Array.from({ length: 1000 }, (_, i) => `<tr><td>${i + 1}</td><td><span data-x402-verdict data-base-url="${base}" data-chain="base" data-pay-to="0x209693Bc6afc0C5328bA36FaF03C514EF312287C" data-resource-url="https://api.example.com/r${i}" data-loading="${mode}"></span></td></tr>`);
   site.pages.set(`/${mode}.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>listing</title><style>td { height: 28px; padding: 0; border-bottom: 1px solid #ddd; }</style><script src="/pkg/embed.js"></script></head><body><table>${rows.join("")}</table></body></html>`);
@@ -42,7 +28,8 @@ function settled(scope) {
 console.log("latency  mode   requests at first screen  first screen settled  long tasks >50 ms (max)  unknown  requests after a jump to the bottom  most in flight");
 for (const latency of [0, 50, 100]) {
   for (const mode of ["lazy", "eager"]) {
-    Object.assign(service, { latency, requests: 0, inFlight: 0, most: 0 });
+    service.reset();
+    service.latency = latency;
     const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await tab.addInitScript(() => {
       window.__long = [];
@@ -51,9 +38,9 @@ for (const latency of [0, 50, 100]) {
     await tab.goto(`${site.url}/${mode}.html`);
     await tab.waitForFunction(settled, "view", { timeout: 120000, polling: 10 });
     const firstScreen = await tab.evaluate(() => performance.now());
-    const atFirstScreen = service.requests;
+    const atFirstScreen = service.requests.length;
     if (mode === "eager") await tab.waitForFunction(settled, "all", { timeout: 120000 });
-    const beforeJump = service.requests;
+    const beforeJump = service.requests.length;
     await tab.evaluate(() => scrollTo(0, document.body.scrollHeight));
     await tab.waitForFunction(settled, "view", { timeout: 120000 });
     await tab.waitForTimeout(300);
@@ -62,11 +49,9 @@ for (const latency of [0, 50, 100]) {
       unknown: document.querySelectorAll(".x402-verdict-badge[data-state='unknown']").length,
     }));
     const ms = (n) => `${Math.round(n)} ms`;
-    console.log(`${`${latency} ms`.padEnd(9)}${mode.padEnd(7)}${String(atFirstScreen).padEnd(26)}${ms(firstScreen).padEnd(22)}${`${long.length} (${long.length ? ms(Math.max(...long)) : "-"})`.padEnd(25)}${String(unknown).padEnd(9)}${String(service.requests - beforeJump).padEnd(37)}${service.most}`);
+    console.log(`${`${latency} ms`.padEnd(9)}${mode.padEnd(7)}${String(atFirstScreen).padEnd(26)}${ms(firstScreen).padEnd(22)}${`${long.length} (${long.length ? ms(Math.max(...long)) : "-"})`.padEnd(25)}${String(unknown).padEnd(9)}${String(service.requests.length - beforeJump).padEnd(37)}${service.most}`);
     await tab.close();
   }
 }
 await browser.close();
-await site.stop();
-server.closeAllConnections();
-server.close();
+await Promise.all([site.stop(), listingService.stop()]);

@@ -7,45 +7,29 @@
 // scripts/bench-listing.mjs, which prints figures.)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { launch } from "../support/browser.mjs";
+import { startListingService } from "../support/listing-service.mjs";
 import { startOrigin } from "../support/origin.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BUDGET = 4;
 const ROW = 30;
-const at = (seconds) => new Date(Math.floor(Date.now() / 1000 + seconds) * 1000).toISOString().replace(/\.\d+Z$/, "Z");
-
-/** A healthy service answering every endpoint after `latency` ms; it counts requests and the most in flight at once. */
-const service = { latency: 0, requests: [], inFlight: 0, most: 0, stallOnce: new Set() };
-let server, site, browser;
+/** A healthy service that counts requests and the most in flight at once. */
+let listingService, service, site, browser;
 
 before(async () => {
-  server = createServer((req, res) => {
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    const q = Object.fromEntries(new URL(req.url, "http://x").searchParams);
-    service.requests.push(q.resourceUrl);
-    if (service.stallOnce.delete(q.resourceUrl)) return; // never answers, once
-    service.most = Math.max(service.most, ++service.inFlight);
-    setTimeout(() => {
-      service.inFlight--;
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ verdict: { v: 1, chain: q.chain, payTo: q.payTo, resourceUrl: q.resourceUrl, outcome: "human_backed", assuranceLevel: "G", verifiedAt: at(-3600), recheckEveryHours: 24, issuedAt: at(0), keyId: "0123456789abcdef" } }));
-    }, service.latency);
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  [site, browser] = await Promise.all([startOrigin(), launch()]);
+  [listingService, site, browser] = await Promise.all([startListingService(), startOrigin(), launch()]);
+  service = listingService.service;
   site.folders.set("/pkg/", `${ROOT}pkg/`);
 });
 after(async () => {
   await browser?.close();
-  server?.closeAllConnections();
-  await Promise.all([site?.stop(), new Promise((done) => (server ? server.close(done) : done()))]);
+  await Promise.all([site?.stop(), listingService?.stop()]);
 });
 
 /** A listing of `count` rows, each with a badge for its own endpoint. */
 function listing(count, extra = "") {
-  const base = `http://127.0.0.1:${server.address().port}`;
+  const base = listingService.url;
   const rows = Array.from({ length: count }, (_, i) => `<tr><td>${i + 1}</td><td><span data-x402-verdict data-base-url="${base}" data-chain="base" data-pay-to="0x209693Bc6afc0C5328bA36FaF03C514EF312287C" data-resource-url="https://api.example.com/r${i}" ${typeof extra === "function" ? extra(i) : extra}></span></td></tr>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>listing</title><style>td { height: ${ROW - 2}px; padding: 0; border-bottom: 1px solid #ddd; } table { border-collapse: collapse; }</style><script src="/pkg/embed.js"></script></head><body><table>${rows.join("")}</table></body></html>`;
 }
@@ -54,7 +38,7 @@ let pages = 0;
 async function open(html) {
   const path = `/listing${++pages}.html`;
   site.pages.set(path, html);
-  Object.assign(service, { requests: [], inFlight: 0, most: 0 });
+  service.reset();
   const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
   await tab.goto(site.url + path);
   return tab;
