@@ -1,10 +1,13 @@
 //! `endpointsFromPaymentRequired`: the endpoints an x402 payment challenge
 //! accepts, read by the core, ready to be given to `renderBadge`.
 
-use js_sys::{Array, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
-use x402_verdict_core::{Challenge, PaymentOption};
+use x402_verdict_core::json::Value;
+use x402_verdict_core::Challenge;
+
+use crate::json_value::to_value;
+use crate::to_js;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -36,40 +39,16 @@ export interface PaymentEndpoints {
 pub fn endpoints_from_payment_required(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
 ) -> JsValue {
-    let text = input.as_string().ok_or(()).or_else(|()| {
-        JSON::stringify(&input)
-            .ok()
-            .and_then(|text| text.as_string())
-            .filter(|text| text.starts_with('{'))
-            .ok_or_else(|| {
+    let read = match input.as_string() {
+        Some(text) => Challenge::from_text(&text),
+        None => match to_value(&input, 0) {
+            Ok(Some(value @ Value::Object(_))) => Challenge::from_saved(&value),
+            Ok(_) => Err(
                 "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
-                    .to_owned()
-            })
-    });
-    let read = Endpoints::from(text.and_then(|text| Challenge::from_text(&text)));
-    // Built property by property: serde's code for a list of structs costs
-    // the wasm more than these few calls.
-    let endpoints: Array = read.endpoints.iter().map(option_to_js).collect();
-    let out = Object::new();
-    let _ = Reflect::set(&out, &"endpoints".into(), &endpoints);
-    if let Some(reason) = &read.reason {
-        let _ = Reflect::set(&out, &"reason".into(), &reason.into());
-    }
-    out.into()
-}
-
-fn option_to_js(option: &PaymentOption) -> Object {
-    let e = &option.endpoint;
-    let object = Object::new();
-    for (name, value) in [
-        ("chain", e.chain()),
-        ("payTo", e.pay_to()),
-        ("resourceUrl", e.resource_url()),
-        ("scheme", &option.scheme),
-        ("asset", &option.asset),
-        ("amount", &option.amount),
-    ] {
-        let _ = Reflect::set(&object, &name.into(), &value.into());
-    }
-    object
+                    .into(),
+            ),
+            Err(problem) => Err(format!("a value in the challenge {problem}")),
+        },
+    };
+    to_js(&Endpoints::from(read))
 }

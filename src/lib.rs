@@ -20,6 +20,7 @@
 
 mod challenge;
 mod fetch;
+mod json_value;
 mod options;
 mod render;
 
@@ -120,7 +121,7 @@ pub fn lookup_verdict(
 }
 
 /// A value the package returns, as a plain JS object, through serde.
-fn to_js(value: &impl serde::Serialize) -> JsValue {
+pub(crate) fn to_js(value: &impl serde::Serialize) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)

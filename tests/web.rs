@@ -612,6 +612,29 @@ fn challenge_fixtures_read_as_natively() {
         assert_eq!(got["endpoints"], json!([]), "{input:?}");
         assert!(got["reason"].is_string(), "{input:?}");
     }
+    // An object is read by property access, never through JSON text: what
+    // JSON cannot hold is named.
+    for (input, reason) in [
+        (
+            "({ x402Version: 2, amount: 10n })",
+            "a value in the challenge is a BigInt, not a number",
+        ),
+        (
+            "({ get x402Version() { throw new Error('no'); } })",
+            "a value in the challenge could not be read",
+        ),
+        (
+            "[1]",
+            "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string",
+        ),
+        (
+            "({ x402Version: 1, accepts: [{ toJSON() { return {}; } }] })",
+            "a value in the challenge is not a JSON value",
+        ),
+    ] {
+        let got = endpoints_of(js_sys::eval(input).unwrap());
+        assert_eq!(got["reason"], reason, "{input}");
+    }
 }
 
 #[wasm_bindgen_test]

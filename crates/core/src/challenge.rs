@@ -120,7 +120,7 @@ impl Challenge {
     ///
     /// What is wrong with the header, naming it.
     pub fn from_header(header: &str) -> Result<Self, String> {
-        let header = header.trim();
+        let header = header.trim_ascii();
         if header.len() > MAX_HEADER_BYTES {
             return Err("the PAYMENT-REQUIRED header is longer than base64 of 64 KiB".into());
         }
@@ -219,7 +219,7 @@ impl Challenge {
     ///
     /// As [`Challenge::from_saved`] and [`Challenge::from_header`].
     pub fn from_text(text: &str) -> Result<Option<Self>, String> {
-        if text.trim_start().starts_with('{') {
+        if text.trim_ascii_start().starts_with('{') {
             Self::from_saved(&parse_json(text.as_bytes())?)
         } else {
             Self::from_header(text).map(Some)

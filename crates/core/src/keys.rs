@@ -65,7 +65,7 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 ///
 /// What is wrong with the key, in a few words.
 pub fn parse_public_key(text: &str) -> Result<VerifyingKey, &'static str> {
-    let bytes = decode_base64(text.trim()).ok_or("is not base64")?;
+    let bytes = decode_base64(text.trim_ascii()).ok_or("is not base64")?;
     let bytes: [u8; 32] = bytes
         .try_into()
         .map_err(|_| "is not 32 bytes (a raw Ed25519 public key)")?;

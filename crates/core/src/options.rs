@@ -7,6 +7,7 @@ use crate::evaluate::Lookup;
 use crate::json::Value;
 use crate::keys::TrustedKeys;
 use crate::request::{check_timeout_ms, BaseUrl, DEFAULT_TIMEOUT_MS};
+use crate::text::joined;
 
 /// Everything one lookup needs, validated.
 #[derive(Clone, Debug)]
@@ -112,7 +113,7 @@ impl LookupOptions {
                 },
                 timeout_ms,
             }),
-            _ => Err(o.problems.join("; ")),
+            _ => Err(joined(&o.problems, "; ")),
         }
     }
 }

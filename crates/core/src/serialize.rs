@@ -8,7 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::challenge::PaymentOption;
+use crate::challenge::{Endpoints, PaymentOption};
 use crate::evaluate::Evaluation;
 
 impl Serialize for Evaluation {
@@ -46,6 +46,17 @@ impl Serialize for PaymentOption {
         map.serialize_entry("scheme", &self.scheme)?;
         map.serialize_entry("asset", &self.asset)?;
         map.serialize_entry("amount", &self.amount)?;
+        map.end()
+    }
+}
+
+impl Serialize for Endpoints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("endpoints", &self.endpoints)?;
+        if let Some(reason) = &self.reason {
+            map.serialize_entry("reason", reason)?;
+        }
         map.end()
     }
 }

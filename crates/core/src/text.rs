@@ -95,7 +95,7 @@ impl Evaluation {
             }
         }
         parts.retain(|p| !p.is_empty());
-        parts.join(" ")
+        joined(&parts, " ")
     }
 
     fn why_unknown(&self) -> &'static str {
@@ -142,11 +142,23 @@ fn hours(h: u32) -> String {
 }
 
 fn join(parts: &[Option<String>]) -> String {
-    // `[String]::join`, as everywhere else: one copy of it in the wasm.
     let parts: Vec<String> = parts.iter().flatten().cloned().collect();
     if parts.is_empty() {
         String::new()
     } else {
-        parts.join("; ") + "."
+        joined(&parts, "; ") + "."
     }
+}
+
+/// `parts` with `separator` between them: `[String]::join` without its
+/// unrolled copies for short separators, which weigh 0.9 KB in the wasm.
+pub(crate) fn joined(parts: &[String], separator: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(part);
+    }
+    out
 }
