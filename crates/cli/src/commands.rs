@@ -160,7 +160,7 @@ pub fn sign(args: SignArgs) -> Result<(), String> {
     } else {
         text = std::fs::read(&args.input).map_err(|e| format!("{name}: {e}"))?;
     }
-    let mut input = Object::parse(&text).map_err(|e| format!("{name}: not a JSON object: {e}"))?;
+    let mut input = Object::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     // Accept a bare verdict object or a document holding one.
     let mut verdict = match input.remove("verdict") {
         Some(Value::Object(inner)) => inner,

@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use support::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use x402_verdict_core::metrics::PublishedMetrics;
+use x402_verdict_core::json::{ParseError, ParseErrorKind};
+use x402_verdict_core::metrics::{Invalid, MemberPath, PublishedMetrics, Rule};
 use x402_verdict_core::{BaseUrl, Endpoint};
 
 const SELLER: &str = "Seller Co <b>";
@@ -352,18 +353,45 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
     let saved = std::fs::read_to_string(&out).unwrap();
     assert_eq!(saved, served, "the snapshot is the document as served");
     s.stop_with("TERM").await;
+    // The detail is the core reader's error for the document served.
+    let invalid = |body: &str, expected: Invalid| {
+        assert_eq!(
+            PublishedMetrics::parse(body.as_bytes()),
+            Err(expected.clone())
+        );
+        format!("not a valid published-metrics/v1 document: {expected}")
+    };
+    let (no_as_of, duplicate) = (
+        r#"{"schema":"published-metrics/v1"}"#,
+        r#"{"schema":"published-metrics/v1","schema":1}"#,
+    );
     let failures = [
-        ("http://127.0.0.1:9".to_owned(), "unreachable"),
+        ("http://127.0.0.1:9".to_owned(), "unreachable".to_owned()),
         (
-            serve_once(r#"{"schema":"published-metrics/v1"}"#).await,
-            "not a valid published-metrics/v1 document: asOf",
+            serve_once(no_as_of).await,
+            invalid(
+                no_as_of,
+                Invalid {
+                    at: MemberPath::root().member("asOf"),
+                    rule: Rule::NotDate,
+                },
+            ),
         ),
         (
-            serve_once(r#"{"schema":"published-metrics/v1","schema":1}"#).await,
-            "not strict JSON: duplicate member",
+            serve_once(duplicate).await,
+            invalid(
+                duplicate,
+                Invalid {
+                    at: MemberPath::root(),
+                    rule: Rule::NotJson(ParseError {
+                        kind: ParseErrorKind::DuplicateMemberName,
+                        offset: 44,
+                    }),
+                },
+            ),
         ),
     ];
-    for (base, expected) in failures {
+    for (base, detail) in failures {
         let (code, _, err) = run(&[
             "metrics",
             "snapshot",
@@ -374,10 +402,9 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
         ])
         .await;
         assert_ne!(code, 0);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.contains(expected) && err.contains("the snapshot is unchanged"),
-            "{err}"
+        assert_eq!(
+            err.trim_end(),
+            format!("x402-verdict: {base}/v0/metrics: {detail}; the snapshot is unchanged")
         );
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),
@@ -404,9 +431,21 @@ async fn page_writes_nothing_from_a_missing_or_invalid_snapshot() {
         r#"{"schema":"published-metrics/v1","asOf":"2026-08-30"}"#,
     )
     .unwrap();
+    let not_last_day = Invalid {
+        at: MemberPath::root().member("asOf"),
+        rule: Rule::NotLastDay,
+    };
+    assert_eq!(
+        PublishedMetrics::parse(&std::fs::read(&invalid).unwrap()),
+        Err(not_last_day.clone())
+    );
+    let not_last_day = format!(
+        "{}: not a valid published-metrics/v1 document: {not_last_day}",
+        invalid.display()
+    );
     for (snapshot, expected) in [
         (&missing, "missing.json: No such file"),
-        (&invalid, "asOf is not the last day of its month"),
+        (&invalid, not_last_day.as_str()),
     ] {
         let (code, _, err) = run(&[
             "metrics",

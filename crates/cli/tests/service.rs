@@ -409,10 +409,11 @@ async fn sign_refuses_malformed_verdicts() {
             format!(r#"{{{fields}, "outcome": "human_backed"}}"#),
             "verdict.assuranceLevel is missing",
         ),
+        ("[1]".to_owned(), "v.json: not a JSON object"),
         // Two readers could see two different verdicts: refused before signing.
         (
             format!(r#"{{{fields}, "outcome": "no_signal", "chain": "other"}}"#),
-            "duplicate member name",
+            "v.json: not strict JSON: duplicate member name",
         ),
         (
             format!(r#"{{{fields}, "outcome": "no_signal", "score": 0.5}}"#),

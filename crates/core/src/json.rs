@@ -104,6 +104,26 @@ impl std::fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Why a text is not a JSON object, for [`Object::parse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectError {
+    /// The text is not a document under the rules of [`parse_strict`].
+    NotJson(ParseError),
+    /// The document is a value other than an object.
+    NotAnObject,
+}
+
+impl std::fmt::Display for ObjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            Self::NotAnObject => f.write_str("not a JSON object"),
+        }
+    }
+}
+
+impl std::error::Error for ObjectError {}
+
 /// A parsed JSON value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -157,10 +177,10 @@ impl Object {
     /// # Errors
     ///
     /// The first problem found, or that the value is not an object.
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        match parse_strict(bytes).map_err(|e| e.to_string())? {
+    pub fn parse(bytes: &[u8]) -> Result<Self, ObjectError> {
+        match parse_strict(bytes).map_err(ObjectError::NotJson)? {
             Value::Object(object) => Ok(object),
-            _ => Err("expected a JSON object".into()),
+            _ => Err(ObjectError::NotAnObject),
         }
     }
 
@@ -724,5 +744,29 @@ mod tests {
         assert_eq!(o.remove("a"), Some("x".into()));
         assert_eq!(o.get("a"), None);
         assert_eq!(o.values().count(), 1);
+    }
+
+    #[test]
+    fn object_parse_names_what_is_not_an_object() {
+        assert_eq!(
+            Object::parse(br#"{"b":1,"a":"x"}"#).map(|o| o.names().count()),
+            Ok(2)
+        );
+        let not_json = Object::parse(b"{} x").unwrap_err();
+        assert_eq!(
+            not_json,
+            ObjectError::NotJson(ParseError {
+                kind: ParseErrorKind::TrailingCharacters,
+                offset: 3
+            })
+        );
+        assert_eq!(
+            not_json.to_string(),
+            "not strict JSON: trailing characters at byte 3"
+        );
+        for not_object in [&b"[1]"[..], b"null", b"\"1\""] {
+            assert_eq!(Object::parse(not_object), Err(ObjectError::NotAnObject));
+        }
+        assert_eq!(ObjectError::NotAnObject.to_string(), "not a JSON object");
     }
 }

@@ -3,7 +3,8 @@
 //! metrics").
 //!
 //! A document that breaks any rule is no dataset: [`PublishedMetrics::parse`]
-//! answers the first broken rule as a one-line detail. The rules: the strict
+//! answers the first broken rule as an [`Invalid`]: where ([`MemberPath`])
+//! and which [`Rule`], its `Display` a one-line detail. The rules: the strict
 //! JSON of verdicts; complete months only (every point dated `YYYY-MM`
 //! within `period`, ascending, never after the month `asOf` closes, `asOf`
 //! being that month's last day); counts are non-negative integers and ratios
@@ -14,15 +15,20 @@
 //! rule (counts and ratios only), and marked as unknown.
 //!
 //! ```
-//! use x402_verdict_core::metrics::PublishedMetrics;
+//! use x402_verdict_core::metrics::{MemberPath, PublishedMetrics, Rule};
 //!
 //! let doc = br#"{"schema":"published-metrics/v1","asOf":"2026-08-31","period":null,"relatedParty":true,
 //!   "operator":{"operator":"Example","relatedParty":true,"disclosure":"A pilot."},"series":[]}"#;
 //! assert!(PublishedMetrics::parse(doc).unwrap().period.is_none());
-//! assert_eq!(PublishedMetrics::parse(b"{}").unwrap_err(), "schema is not \"published-metrics/v1\"");
+//! let invalid = PublishedMetrics::parse(b"{}").unwrap_err();
+//! assert_eq!((invalid.at, invalid.rule), (MemberPath::root().member("schema"), Rule::NotSchema));
+//! let invalid = PublishedMetrics::parse(br#"{"schema":"published-metrics/v1","asOf":"2026-08"}"#).unwrap_err();
+//! assert_eq!(invalid.to_string(), "asOf is not a date YYYY-MM-DD");
 //! ```
 
-use crate::json::{Object, Value};
+use std::fmt;
+
+use crate::json::{Object, ObjectError, ParseError, Value};
 use crate::time::Month;
 
 /// The value of `schema`.
@@ -189,24 +195,245 @@ impl Point {
     }
 }
 
+/// Why a document is not a `published-metrics/v1` dataset: the first rule it
+/// breaks, and where. Its `Display` is the one-line detail, such as
+/// `series[0] (sellers_attested): points[1].active exceeds cumulative`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    /// The member or item that breaks the rule (for a rule on what an object
+    /// holds, such as an unknown member: the object); the root for the
+    /// document as a whole.
+    pub at: MemberPath,
+    /// The rule it breaks.
+    pub rule: Rule,
+}
+
+/// Where in a document: the members and items from the top, written as
+/// `series[2] (revenue): points[0].active`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberPath(pub Vec<Step>);
+
+/// One step of a [`MemberPath`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The member of an object with this name.
+    Member(String),
+    /// The item of an array at this index.
+    Item(usize),
+    /// The item of `series` at this index, once its `id` is read: written
+    /// `[2] (revenue):`.
+    Series(usize, String),
+}
+
+/// A rule of the format, for [`Invalid`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// The text is not a document under the strict JSON rules of verdicts.
+    NotJson(ParseError),
+    /// It is not a JSON object.
+    NotAnObject,
+    /// `schema` is not [`SCHEMA`].
+    NotSchema,
+    /// The object holds a member the format does not have (this name).
+    UnknownMember(String),
+    /// A figure of a known series is absent.
+    Missing,
+    /// It is not `true` or `false`.
+    NotBoolean,
+    /// It is not a string holding more than white space.
+    NotText,
+    /// It is not an array.
+    NotList,
+    /// `period` is neither `null` nor an object.
+    NotNullOrObject,
+    /// `asOf` is not a date `YYYY-MM-DD`.
+    NotDate,
+    /// `asOf` is not the last day of its month.
+    NotLastDay,
+    /// It is not a month `YYYY-MM`.
+    NotMonth,
+    /// `period.from` is after `period.to`.
+    AfterTo,
+    /// `period.to` is not the month `asOf` closes.
+    NotMonthOfAsOf,
+    /// The operator's `relatedParty` differs from the report's.
+    DiffersFromReport,
+    /// A series' `relatedParty` is false in a related-party report.
+    NotRelatedParty,
+    /// A series' `id` is also that of the series at this index.
+    RepeatsId(usize),
+    /// An available series has an `unavailableReason`.
+    ReasonWhileAvailable,
+    /// An unavailable series has points.
+    PointsWhileUnavailable,
+    /// A point, though the report's `period` is `null`.
+    PointWithoutPeriod,
+    /// A point's month (this one) is after the month `asOf` closes.
+    NotComplete(Month),
+    /// A point's month (this one) is before `period.from`.
+    BeforeFrom(Month),
+    /// A point's month (this one) is not after the month of the point
+    /// before it.
+    NotAscending(Month),
+    /// A figure is a negative integer.
+    Negative,
+    /// A figure is a number that is neither a non-negative integer nor a
+    /// ratio from 0 to 1.
+    NotCountOrRatio,
+    /// A figure is not a number (or `null`).
+    NotNumber,
+    /// A count of a known series is not a non-negative integer.
+    NotCount,
+    /// A ratio of a known series is neither `null` nor a number from 0 to 1.
+    NotRatioOrNull,
+    /// A count exceeds the count of this name in the same point.
+    Exceeds(&'static str),
+    /// `ratio` is `null`, though `eligible` is not 0.
+    NullThoughEligible,
+    /// `ratio` is not `null`, though `eligible` is 0.
+    NotNullThoughNoneEligible,
+    /// `ratio` is not `retained / eligible` to 4 decimals.
+    NotRetainedOverEligible,
+}
+
+impl MemberPath {
+    /// The document itself.
+    pub fn root() -> Self {
+        MemberPath::default()
+    }
+
+    /// This path, then the member `name`.
+    pub fn member(&self, name: &str) -> Self {
+        self.then(Step::Member(name.to_owned()))
+    }
+
+    /// This path, then the item at `index`.
+    pub fn item(&self, index: usize) -> Self {
+        self.then(Step::Item(index))
+    }
+
+    /// This path (to `series`), then the series at `index` named `id`.
+    pub fn series(&self, index: usize, id: &str) -> Self {
+        self.then(Step::Series(index, id.to_owned()))
+    }
+
+    fn then(&self, step: Step) -> Self {
+        let mut steps = self.0.clone();
+        steps.push(step);
+        MemberPath(steps)
+    }
+}
+
+impl fmt::Display for MemberPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut before: Option<&Step> = None;
+        for step in &self.0 {
+            match (step, before) {
+                (Step::Member(name), Some(Step::Series(..))) => write!(f, ": {name}")?,
+                (Step::Member(name), Some(_)) => write!(f, ".{name}")?,
+                (Step::Member(name), None) => f.write_str(name)?,
+                (Step::Item(index), _) => write!(f, "[{index}]")?,
+                (Step::Series(index, id), _) => write!(f, "[{index}] ({id})")?,
+            }
+            before = Some(step);
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Rule {
+    /// The words after the path.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            Self::NotAnObject => f.write_str("is not an object"),
+            Self::NotSchema => write!(f, "is not \"{SCHEMA}\""),
+            Self::UnknownMember(name) => write!(f, "unknown member `{name}`"),
+            Self::Missing => f.write_str("is missing"),
+            Self::NotBoolean => f.write_str("is not true or false"),
+            Self::NotText => f.write_str("is not a non-empty string"),
+            Self::NotList => f.write_str("is not a list"),
+            Self::NotNullOrObject => f.write_str("is not null or an object"),
+            Self::NotDate => f.write_str("is not a date YYYY-MM-DD"),
+            Self::NotLastDay => f.write_str("is not the last day of its month"),
+            Self::NotMonth => f.write_str("is not a month YYYY-MM"),
+            Self::AfterTo => f.write_str("is after period.to"),
+            Self::NotMonthOfAsOf => f.write_str("is not the month asOf closes"),
+            Self::DiffersFromReport => f.write_str("differs from relatedParty"),
+            Self::NotRelatedParty => f.write_str("is false in a related-party report"),
+            Self::RepeatsId(first) => write!(f, "is also the id of series[{first}]"),
+            Self::ReasonWhileAvailable => f.write_str("available, yet it has an unavailableReason"),
+            Self::PointsWhileUnavailable => f.write_str("unavailable, yet it has points"),
+            Self::PointWithoutPeriod => f.write_str("a point, yet the report's period is null"),
+            Self::NotComplete(month) => {
+                write!(f, "{month} is not a complete month as of asOf")
+            }
+            Self::BeforeFrom(month) => write!(f, "{month} is before period.from"),
+            Self::NotAscending(month) => {
+                write!(f, "{month} does not follow the point before it")
+            }
+            Self::Negative => f.write_str("is negative"),
+            Self::NotCountOrRatio => {
+                f.write_str("is neither a non-negative integer nor a ratio from 0 to 1")
+            }
+            Self::NotNumber => f.write_str("is not a number (counts and ratios only)"),
+            Self::NotCount => f.write_str("is not a non-negative integer"),
+            Self::NotRatioOrNull => f.write_str("is not null or a number from 0 to 1"),
+            Self::Exceeds(other) => write!(f, "exceeds {other}"),
+            Self::NullThoughEligible => f.write_str("is null, yet eligible is not 0"),
+            Self::NotNullThoughNoneEligible => f.write_str("is not null, yet eligible is 0"),
+            Self::NotRetainedOverEligible => {
+                f.write_str("is not retained / eligible to 4 decimals")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (at, rule) = (&self.at, &self.rule);
+        let root = at.0.is_empty();
+        match rule {
+            Rule::NotJson(_) => write!(f, "{rule}"),
+            Rule::NotAnObject if root => f.write_str("not a JSON object"),
+            Rule::UnknownMember(_) if root => write!(f, "{rule}"),
+            // A rule on what the object holds, not on the object.
+            Rule::UnknownMember(_)
+            | Rule::ReasonWhileAvailable
+            | Rule::PointsWhileUnavailable
+            | Rule::PointWithoutPeriod => write!(f, "{at}: {rule}"),
+            _ => write!(f, "{at} {rule}"),
+        }
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+fn invalid<T>(at: MemberPath, rule: Rule) -> Result<T, Invalid> {
+    Err(Invalid { at, rule })
+}
+
 impl PublishedMetrics {
     /// Reads a document under every rule of the format.
     ///
     /// # Errors
     ///
-    /// The first broken rule, in one line naming the member.
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        let value =
-            crate::json::parse_strict(bytes).map_err(|e| format!("not strict JSON: {e}"))?;
-        let Value::Object(top) = value else {
-            return Err("not a JSON object".into());
-        };
+    /// The first broken rule, and where.
+    pub fn parse(bytes: &[u8]) -> Result<Self, Invalid> {
+        let root = MemberPath::root();
+        let top = Object::parse(bytes).map_err(|e| Invalid {
+            at: MemberPath::root(),
+            rule: match e {
+                ObjectError::NotJson(e) => Rule::NotJson(e),
+                ObjectError::NotAnObject => Rule::NotAnObject,
+            },
+        })?;
         if top.get("schema").and_then(Value::as_str) != Some(SCHEMA) {
-            return Err(format!("schema is not \"{SCHEMA}\""));
+            return invalid(root.member("schema"), Rule::NotSchema);
         }
         only(
             &top,
-            "",
+            &root,
             &[
                 "schema",
                 "asOf",
@@ -222,21 +449,21 @@ impl PublishedMetrics {
             .map(Month::parse_date)
         {
             Some(Some((month, day))) if day == month.last_day() => month,
-            Some(Some(_)) => return Err("asOf is not the last day of its month".into()),
-            _ => return Err("asOf is not a date YYYY-MM-DD".into()),
+            Some(Some(_)) => return invalid(root.member("asOf"), Rule::NotLastDay),
+            _ => return invalid(root.member("asOf"), Rule::NotDate),
         };
         let period = read_period(top.get("period"), as_of)?;
-        let related_party = boolean(&top, "", "relatedParty")?;
+        let related_party = boolean(&top, &root, "relatedParty")?;
         let operator = read_operator(top.get("operator"), related_party)?;
+        let list = root.member("series");
         let Some(items) = top.get("series").and_then(Value::as_array) else {
-            return Err("series is not a list".into());
+            return invalid(list, Rule::NotList);
         };
         let mut series: Vec<Series> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let one = read_series(item, period, related_party)
-                .map_err(|problem| format!("series[{i}]{problem}"))?;
+            let one = read_series(item, &list, i, period, related_party)?;
             if let Some(j) = series.iter().position(|s| s.id == one.id) {
-                return Err(format!("series[{i}]: id `{}` repeats series[{j}]", one.id));
+                return invalid(list.series(i, &one.id).member("id"), Rule::RepeatsId(j));
             }
             series.push(one);
         }
@@ -250,83 +477,84 @@ impl PublishedMetrics {
     }
 }
 
-/// Refuses any member of `object` not in `allowed`.
-fn only(object: &Object, at: &str, allowed: &[&str]) -> Result<(), String> {
-    let Some(name) = object.names().find(|name| !allowed.contains(name)) else {
-        return Ok(());
-    };
-    Err(format!("{at}unknown member `{name}`"))
+/// Refuses any member of `object` (at `at`) not in `allowed`.
+fn only(object: &Object, at: &MemberPath, allowed: &[&str]) -> Result<(), Invalid> {
+    match object.names().find(|name| !allowed.contains(name)) {
+        Some(name) => invalid(at.clone(), Rule::UnknownMember(name.to_owned())),
+        None => Ok(()),
+    }
 }
 
-fn boolean(object: &Object, at: &str, name: &str) -> Result<bool, String> {
+fn boolean(object: &Object, at: &MemberPath, name: &str) -> Result<bool, Invalid> {
     match object.get(name) {
         Some(Value::Bool(b)) => Ok(*b),
-        _ => Err(format!("{at}{name} is not true or false")),
+        _ => invalid(at.member(name), Rule::NotBoolean),
     }
 }
 
-fn text(object: &Object, at: &str, name: &str) -> Result<String, String> {
+fn text(object: &Object, at: &MemberPath, name: &str) -> Result<String, Invalid> {
     match object.get(name).and_then(Value::as_str) {
         Some(s) if !s.trim().is_empty() => Ok(s.to_owned()),
-        _ => Err(format!("{at}{name} is not a non-empty string")),
+        _ => invalid(at.member(name), Rule::NotText),
     }
 }
 
-fn read_period(value: Option<&Value>, as_of: Month) -> Result<Option<(Month, Month)>, String> {
+fn read_period(value: Option<&Value>, as_of: Month) -> Result<Option<(Month, Month)>, Invalid> {
+    let at = MemberPath::root().member("period");
     let object = match value {
         Some(Value::Null) => return Ok(None),
         Some(Value::Object(object)) => object,
-        _ => return Err("period is not null or an object".into()),
+        _ => return invalid(at, Rule::NotNullOrObject),
     };
-    only(object, "period: ", &["from", "to"])?;
-    let month = |name: &str| {
-        object
-            .get(name)
-            .and_then(Value::as_str)
-            .and_then(Month::parse)
-            .ok_or_else(|| format!("period.{name} is not a month YYYY-MM"))
+    only(object, &at, &["from", "to"])?;
+    let month = |name: &str| match object
+        .get(name)
+        .and_then(Value::as_str)
+        .and_then(Month::parse)
+    {
+        Some(month) => Ok(month),
+        None => invalid(at.member(name), Rule::NotMonth),
     };
     let (from, to) = (month("from")?, month("to")?);
     if from > to {
-        return Err("period.from is after period.to".into());
+        return invalid(at.member("from"), Rule::AfterTo);
     }
     if to != as_of {
-        return Err("period.to is not the month asOf closes".into());
+        return invalid(at.member("to"), Rule::NotMonthOfAsOf);
     }
     Ok(Some((from, to)))
 }
 
-fn read_operator(value: Option<&Value>, related_party: bool) -> Result<Operator, String> {
+fn read_operator(value: Option<&Value>, related_party: bool) -> Result<Operator, Invalid> {
+    let at = MemberPath::root().member("operator");
     let Some(Value::Object(object)) = value else {
-        return Err("operator is not an object".into());
+        return invalid(at, Rule::NotAnObject);
     };
-    only(
-        object,
-        "operator: ",
-        &["operator", "relatedParty", "disclosure"],
-    )?;
+    only(object, &at, &["operator", "relatedParty", "disclosure"])?;
     let operator = Operator {
-        name: text(object, "operator.", "operator")?,
-        related_party: boolean(object, "operator.", "relatedParty")?,
-        disclosure: text(object, "operator.", "disclosure")?,
+        name: text(object, &at, "operator")?,
+        related_party: boolean(object, &at, "relatedParty")?,
+        disclosure: text(object, &at, "disclosure")?,
     };
     if operator.related_party != related_party {
-        return Err("operator.relatedParty differs from relatedParty".into());
+        return invalid(at.member("relatedParty"), Rule::DiffersFromReport);
     }
     Ok(operator)
 }
 
-/// One series; errors start with what follows `series[i]`.
+/// The series at `index` of `list`.
 fn read_series(
     value: &Value,
+    list: &MemberPath,
+    index: usize,
     period: Option<(Month, Month)>,
     report_related: bool,
-) -> Result<Series, String> {
+) -> Result<Series, Invalid> {
     let Value::Object(object) = value else {
-        return Err(": not an object".into());
+        return invalid(list.item(index), Rule::NotAnObject);
     };
-    let id = text(object, ": ", "id")?;
-    let at = format!(" ({id}): ");
+    let id = text(object, &list.item(index), "id")?;
+    let at = list.series(index, &id);
     only(
         object,
         &at,
@@ -343,30 +571,25 @@ fn read_series(
     let discipline = text(object, &at, "discipline")?;
     let related_party = boolean(object, &at, "relatedParty")?;
     if report_related && !related_party {
-        return Err(format!(
-            "{at}relatedParty is false in a related-party report"
-        ));
+        return invalid(at.member("relatedParty"), Rule::NotRelatedParty);
     }
     let points = object.get("points");
     let figures = if boolean(object, &at, "available")? {
         if object.get("unavailableReason").is_some() {
-            return Err(format!("{at}available, yet it has an unavailableReason"));
+            return invalid(at, Rule::ReasonWhileAvailable);
         }
         let Some(Value::Array(items)) = points else {
-            return Err(format!("{at}points is not a list"));
+            return invalid(at.member("points"), Rule::NotList);
         };
         let mut read = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
-            let point = read_point(item, known, period)
-                .map_err(|problem| format!("{at}points[{k}]{problem}"))?;
+            let point_at = at.member("points").item(k);
+            let point = read_point(item, &point_at, known, period)?;
             if read
                 .last()
                 .is_some_and(|p: &Point| p.period >= point.period)
             {
-                return Err(format!(
-                    "{at}points[{k}]: period {} does not follow the point before it",
-                    point.period
-                ));
+                return invalid(point_at.member("period"), Rule::NotAscending(point.period));
             }
             read.push(point);
         }
@@ -376,10 +599,10 @@ fn read_series(
             .and_then(Value::as_array)
             .is_some_and(|p| !p.is_empty())
         {
-            return Err(format!("{at}unavailable, yet it has points"));
+            return invalid(at, Rule::PointsWhileUnavailable);
         }
         if !matches!(points, None | Some(Value::Array(_))) {
-            return Err(format!("{at}points is not a list"));
+            return invalid(at.member("points"), Rule::NotList);
         }
         Figures::Unavailable {
             reason: text(object, &at, "unavailableReason")?,
@@ -394,29 +617,30 @@ fn read_series(
     })
 }
 
-/// One point; errors start with what follows `points[k]`.
+/// The point at `at`.
 fn read_point(
     value: &Value,
+    at: &MemberPath,
     known: Option<KnownSeries>,
     period: Option<(Month, Month)>,
-) -> Result<Point, String> {
+) -> Result<Point, Invalid> {
     let Value::Object(object) = value else {
-        return Err(": not an object".into());
+        return invalid(at.clone(), Rule::NotAnObject);
     };
-    let month = object
+    let Some(month) = object
         .get("period")
         .and_then(Value::as_str)
         .and_then(Month::parse)
-        .ok_or(".period is not a month YYYY-MM")?;
+    else {
+        return invalid(at.member("period"), Rule::NotMonth);
+    };
     match period {
-        None => return Err(": a point, yet the report's period is null".into()),
+        None => return invalid(at.clone(), Rule::PointWithoutPeriod),
         Some((_, to)) if month > to => {
-            return Err(format!(
-                ".period {month} is not a complete month as of asOf"
-            ))
+            return invalid(at.member("period"), Rule::NotComplete(month))
         }
         Some((from, _)) if month < from => {
-            return Err(format!(".period {month} is before period.from"))
+            return invalid(at.member("period"), Rule::BeforeFrom(month))
         }
         Some(_) => {}
     }
@@ -424,26 +648,26 @@ fn read_point(
         Some(fields) => {
             let mut names = vec!["period"];
             names.extend(fields.iter().map(|(name, _)| *name));
-            only(object, ": ", &names)?;
+            only(object, at, &names)?;
             fields
                 .iter()
                 .map(|&(name, kind)| {
-                    let figure = object
-                        .get(name)
-                        .ok_or_else(|| format!(".{name} is missing"))
-                        .and_then(|v| figure(v).map_err(|p| format!(".{name} {p}")))?;
-                    match (kind, figure) {
+                    let broken = |rule| Invalid {
+                        at: at.member(name),
+                        rule,
+                    };
+                    let value = object.get(name).ok_or_else(|| broken(Rule::Missing))?;
+                    let read = figure(value).map_err(broken)?;
+                    match (kind, read) {
                         (Kind::Count, Figure::Count(_))
                         | (Kind::RatioOrNull, Figure::Ratio(_) | Figure::Missing) => {
-                            Ok((name.to_owned(), figure))
+                            Ok((name.to_owned(), read))
                         }
                         (Kind::RatioOrNull, Figure::Count(n)) if n <= 1 => {
                             Ok((name.to_owned(), Figure::Ratio(n as f64)))
                         }
-                        (Kind::Count, _) => Err(format!(".{name} is not a non-negative integer")),
-                        (Kind::RatioOrNull, _) => {
-                            Err(format!(".{name} is not null or a number from 0 to 1"))
-                        }
+                        (Kind::Count, _) => Err(broken(Rule::NotCount)),
+                        (Kind::RatioOrNull, _) => Err(broken(Rule::NotRatioOrNull)),
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?
@@ -453,9 +677,10 @@ fn read_point(
             .filter(|name| *name != "period")
             .map(|name| {
                 let value = object.get(name).unwrap_or(&Value::Null);
-                figure(value)
-                    .map(|f| (name.to_owned(), f))
-                    .map_err(|p| format!(".{name} {p}"))
+                match figure(value) {
+                    Ok(f) => Ok((name.to_owned(), f)),
+                    Err(rule) => invalid(at.member(name), rule),
+                }
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
@@ -463,50 +688,56 @@ fn read_point(
         period: month,
         figures,
     };
-    check_consistency(&point, known)?;
+    check_consistency(&point, known, at)?;
     Ok(point)
 }
 
 /// A count, a ratio or null: counts and ratios only.
-fn figure(value: &Value) -> Result<Figure, &'static str> {
+fn figure(value: &Value) -> Result<Figure, Rule> {
     match value {
         Value::Null => Ok(Figure::Missing),
         Value::Integer(n) => u64::try_from(*n)
             .map(Figure::Count)
-            .map_err(|_| "is negative"),
+            .map_err(|_| Rule::Negative),
         Value::OtherNumber(literal) => match literal.parse::<f64>().ok() {
             Some(r) if (0.0..=1.0).contains(&r) => Ok(Figure::Ratio(r)),
-            _ => Err("is neither a non-negative integer nor a ratio from 0 to 1"),
+            _ => Err(Rule::NotCountOrRatio),
         },
-        _ => Err("is not a number (counts and ratios only)"),
+        _ => Err(Rule::NotNumber),
     }
 }
 
-/// The relations between a known series' figures.
-fn check_consistency(point: &Point, known: Option<KnownSeries>) -> Result<(), String> {
+/// The relations between a known series' figures, in the point at `at`.
+fn check_consistency(
+    point: &Point,
+    known: Option<KnownSeries>,
+    at: &MemberPath,
+) -> Result<(), Invalid> {
     let c = |name| point.count(name);
+    let exceeds = |name, other| invalid(at.member(name), Rule::Exceeds(other));
     match known {
         Some(KnownSeries::SellersAttested) if c("active") > c("cumulative") => {
-            Err(": active exceeds cumulative".into())
+            exceeds("active", "cumulative")
         }
         Some(KnownSeries::SellersAttested) if c("independent") > c("active") => {
-            Err(": independent exceeds active".into())
+            exceeds("independent", "active")
         }
         Some(KnownSeries::Retention90d) => {
             let (eligible, retained) = (c("eligible"), c("retained"));
             if retained > eligible {
-                return Err(": retained exceeds eligible".into());
+                return exceeds("retained", "eligible");
             }
+            let ratio = |rule| invalid(at.member("ratio"), rule);
             match point.get("ratio") {
                 Some(Figure::Missing) if eligible == 0 => Ok(()),
-                Some(Figure::Missing) => Err(": ratio is null, yet eligible is not 0".into()),
-                _ if eligible == 0 => Err(": ratio is not null, yet eligible is 0".into()),
+                Some(Figure::Missing) => ratio(Rule::NullThoughEligible),
+                _ if eligible == 0 => ratio(Rule::NotNullThoughNoneEligible),
                 Some(Figure::Ratio(r))
                     if (r - retained as f64 / eligible as f64).abs() <= 0.000_051 =>
                 {
                     Ok(())
                 }
-                _ => Err(": ratio is not retained / eligible to 4 decimals".into()),
+                _ => ratio(Rule::NotRetainedOverEligible),
             }
         }
         _ => Ok(()),
@@ -516,6 +747,7 @@ fn check_consistency(point: &Point, known: Option<KnownSeries>) -> Result<(), St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::ParseErrorKind;
     use serde_json::{json, Value as Json};
 
     fn valid() -> Json {
@@ -544,7 +776,7 @@ mod tests {
         })
     }
 
-    fn parse(doc: &Json) -> Result<PublishedMetrics, String> {
+    fn parse(doc: &Json) -> Result<PublishedMetrics, Invalid> {
         PublishedMetrics::parse(doc.to_string().as_bytes())
     }
 
@@ -585,7 +817,23 @@ mod tests {
         assert_eq!(parse(&empty).unwrap().period, None);
     }
 
-    /// Each rule, broken once: (what to change, the detail expected).
+    fn month(text: &str) -> Month {
+        Month::parse(text).unwrap()
+    }
+
+    fn top(name: &str) -> MemberPath {
+        MemberPath::root().member(name)
+    }
+
+    fn series(index: usize, id: &str) -> MemberPath {
+        top("series").series(index, id)
+    }
+
+    fn point(index: usize, id: &str, k: usize) -> MemberPath {
+        series(index, id).member("points").item(k)
+    }
+
+    /// Each rule, broken once: (what to change, where, the rule broken).
     #[test]
     fn each_rule_has_a_failing_document() {
         type Edit = Box<dyn Fn(&mut Json)>;
@@ -600,81 +848,315 @@ mod tests {
                 }
             })
         };
-        let cases: Vec<(Edit, &str)> = vec![
-            (set("/schema", json!("published-metrics/v2")), "schema is not \"published-metrics/v1\""),
-            (Box::new(|d: &mut Json| { d["extra"] = json!(1); }), "unknown member `extra`"),
-            (set("/asOf", json!("2026-08")), "asOf is not a date YYYY-MM-DD"),
-            (set("/asOf", json!("2026-08-30")), "asOf is not the last day of its month"),
-            (set("/period", json!("2026-06..2026-08")), "period is not null or an object"),
-            (set("/period/from", json!("2026-6")), "period.from is not a month YYYY-MM"),
-            (set("/period/from", json!("2026-09")), "period.from is after period.to"),
-            (set("/period/to", json!("2026-07")), "period.to is not the month asOf closes"),
-            (Box::new(|d: &mut Json| { d["period"]["label"] = json!("x"); }), "period: unknown member `label`"),
-            (set("/relatedParty", json!("yes")), "relatedParty is not true or false"),
-            (set("/operator", json!("Example")), "operator is not an object"),
-            (set("/operator/operator", json!(" ")), "operator.operator is not a non-empty string"),
-            (set("/operator/disclosure", json!(null)), "operator.disclosure is not a non-empty string"),
-            (set("/operator/relatedParty", json!(false)), "operator.relatedParty differs from relatedParty"),
-            (set("/series", json!({})), "series is not a list"),
-            (set("/series/0/id", json!("")), "series[0]: id is not a non-empty string"),
-            (set("/series/3/id", json!("sellers_attested")), "series[3]: id `sellers_attested` repeats series[0]"),
-            (set("/series/0/discipline", json!(1)), "series[0] (sellers_attested): discipline is not a non-empty string"),
-            (set("/series/0/relatedParty", json!(false)), "series[0] (sellers_attested): relatedParty is false in a related-party report"),
-            (set("/series/0/available", json!(1)), "series[0] (sellers_attested): available is not true or false"),
-            (Box::new(|d: &mut Json| { d["series"][0]["unavailableReason"] = json!("x"); }), "series[0] (sellers_attested): available, yet it has an unavailableReason"),
-            (set("/series/0/points", json!({})), "series[0] (sellers_attested): points is not a list"),
-            (set("/series/3/points", json!([{ "period": "2026-08" }])), "series[3] (revenue): unavailable, yet it has points"),
-            (Box::new(|d: &mut Json| { d["series"][3].as_object_mut().unwrap().remove("unavailableReason"); }), "series[3] (revenue): unavailableReason is not a non-empty string"),
-            (set("/series/0/points/0/period", json!("2026-06-01")), "series[0] (sellers_attested): points[0].period is not a month YYYY-MM"),
-            (set("/series/0/points/1/period", json!("2026-09")), "series[0] (sellers_attested): points[1].period 2026-09 is not a complete month as of asOf"),
-            (set("/series/0/points/0/period", json!("2026-05")), "series[0] (sellers_attested): points[0].period 2026-05 is before period.from"),
-            (set("/series/0/points/1/period", json!("2026-06")), "series[0] (sellers_attested): points[1]: period 2026-06 does not follow the point before it"),
-            (set("/series/0/points/0/payTo", json!("0xabc")), "series[0] (sellers_attested): points[0]: unknown member `payTo`"),
-            (Box::new(|d: &mut Json| { d["series"][0]["points"][0].as_object_mut().unwrap().remove("active"); }), "series[0] (sellers_attested): points[0].active is missing"),
-            (set("/series/0/points/0/active", json!(-1)), "series[0] (sellers_attested): points[0].active is negative"),
-            (set("/series/0/points/0/active", json!(1.5)), "series[0] (sellers_attested): points[0].active is neither a non-negative integer nor a ratio from 0 to 1"),
-            (set("/series/0/points/0/cumulative", json!(0.5)), "series[0] (sellers_attested): points[0].cumulative is not a non-negative integer"),
-            (set("/series/0/points/0/active", json!("2")), "series[0] (sellers_attested): points[0].active is not a number (counts and ratios only)"),
-            (set("/series/0/points/0/active", json!(3)), "series[0] (sellers_attested): points[0]: active exceeds cumulative"),
-            (set("/series/0/points/0/independent", json!(3)), "series[0] (sellers_attested): points[0]: independent exceeds active"),
-            (set("/series/1/points/1/ratio", json!(1.25)), "series[1] (retention_90d): points[1].ratio is neither a non-negative integer nor a ratio from 0 to 1"),
-            (set("/series/1/points/1/ratio", json!(2)), "series[1] (retention_90d): points[1].ratio is not null or a number from 0 to 1"),
-            (set("/series/1/points/1/ratio", json!(0.5)), "series[1] (retention_90d): points[1]: ratio is not retained / eligible to 4 decimals"),
-            (set("/series/1/points/1/ratio", json!(null)), "series[1] (retention_90d): points[1]: ratio is null, yet eligible is not 0"),
-            (set("/series/1/points/0/ratio", json!(0)), "series[1] (retention_90d): points[0]: ratio is not null, yet eligible is 0"),
-            (set("/series/1/points/1/retained", json!(4)), "series[1] (retention_90d): points[1]: retained exceeds eligible"),
-            (set("/series/4/points/0/share", json!(true)), "series[4] (future_series): points[0].share is not a number (counts and ratios only)"),
-            (set("/series/4/points/0/label", json!("x")), "series[4] (future_series): points[0].label is not a number (counts and ratios only)"),
+        let remove = |path: &'static str| -> Edit {
+            Box::new(move |d: &mut Json| {
+                let (parent, last) = path.rsplit_once('/').unwrap();
+                d.pointer_mut(parent)
+                    .unwrap()
+                    .as_object_mut()
+                    .unwrap()
+                    .remove(last);
+            })
+        };
+        let sellers = |k: usize| point(0, "sellers_attested", k);
+        let retention = |k: usize| point(1, "retention_90d", k);
+        let cases: Vec<(Edit, MemberPath, Rule)> = vec![
+            (
+                set("/schema", json!("published-metrics/v2")),
+                top("schema"),
+                Rule::NotSchema,
+            ),
+            (
+                set("/extra", json!(1)),
+                MemberPath::root(),
+                Rule::UnknownMember("extra".into()),
+            ),
+            (set("/asOf", json!("2026-08")), top("asOf"), Rule::NotDate),
+            (
+                set("/asOf", json!("2026-08-30")),
+                top("asOf"),
+                Rule::NotLastDay,
+            ),
+            (
+                set("/period", json!("2026-06..2026-08")),
+                top("period"),
+                Rule::NotNullOrObject,
+            ),
+            (
+                set("/period/from", json!("2026-6")),
+                top("period").member("from"),
+                Rule::NotMonth,
+            ),
+            (
+                set("/period/from", json!("2026-09")),
+                top("period").member("from"),
+                Rule::AfterTo,
+            ),
+            (
+                set("/period/to", json!("2026-07")),
+                top("period").member("to"),
+                Rule::NotMonthOfAsOf,
+            ),
+            (
+                set("/period/label", json!("x")),
+                top("period"),
+                Rule::UnknownMember("label".into()),
+            ),
+            (
+                set("/relatedParty", json!("yes")),
+                top("relatedParty"),
+                Rule::NotBoolean,
+            ),
+            (
+                set("/operator", json!("Example")),
+                top("operator"),
+                Rule::NotAnObject,
+            ),
+            (
+                set("/operator/operator", json!(" ")),
+                top("operator").member("operator"),
+                Rule::NotText,
+            ),
+            (
+                set("/operator/disclosure", json!(null)),
+                top("operator").member("disclosure"),
+                Rule::NotText,
+            ),
+            (
+                set("/operator/relatedParty", json!(false)),
+                top("operator").member("relatedParty"),
+                Rule::DiffersFromReport,
+            ),
+            (set("/series", json!({})), top("series"), Rule::NotList),
+            (
+                set("/series/0", json!(1)),
+                top("series").item(0),
+                Rule::NotAnObject,
+            ),
+            (
+                set("/series/0/id", json!("")),
+                top("series").item(0).member("id"),
+                Rule::NotText,
+            ),
+            (
+                set("/series/3/id", json!("sellers_attested")),
+                series(3, "sellers_attested").member("id"),
+                Rule::RepeatsId(0),
+            ),
+            (
+                set("/series/0/discipline", json!(1)),
+                series(0, "sellers_attested").member("discipline"),
+                Rule::NotText,
+            ),
+            (
+                set("/series/0/relatedParty", json!(false)),
+                series(0, "sellers_attested").member("relatedParty"),
+                Rule::NotRelatedParty,
+            ),
+            (
+                set("/series/0/available", json!(1)),
+                series(0, "sellers_attested").member("available"),
+                Rule::NotBoolean,
+            ),
+            (
+                set("/series/0/unavailableReason", json!("x")),
+                series(0, "sellers_attested"),
+                Rule::ReasonWhileAvailable,
+            ),
+            (
+                set("/series/0/points", json!({})),
+                series(0, "sellers_attested").member("points"),
+                Rule::NotList,
+            ),
+            (
+                set("/series/3/points", json!([{ "period": "2026-08" }])),
+                series(3, "revenue"),
+                Rule::PointsWhileUnavailable,
+            ),
+            (
+                set("/series/3/points", json!({})),
+                series(3, "revenue").member("points"),
+                Rule::NotList,
+            ),
+            (
+                remove("/series/3/unavailableReason"),
+                series(3, "revenue").member("unavailableReason"),
+                Rule::NotText,
+            ),
+            (
+                set("/series/0/points/0", json!([])),
+                sellers(0),
+                Rule::NotAnObject,
+            ),
+            (
+                set("/series/0/points/0/period", json!("2026-06-01")),
+                sellers(0).member("period"),
+                Rule::NotMonth,
+            ),
+            (
+                set("/series/0/points/1/period", json!("2026-09")),
+                sellers(1).member("period"),
+                Rule::NotComplete(month("2026-09")),
+            ),
+            (
+                set("/series/0/points/0/period", json!("2026-05")),
+                sellers(0).member("period"),
+                Rule::BeforeFrom(month("2026-05")),
+            ),
+            (
+                set("/series/0/points/1/period", json!("2026-06")),
+                sellers(1).member("period"),
+                Rule::NotAscending(month("2026-06")),
+            ),
+            (
+                set("/series/0/points/0/payTo", json!("0xabc")),
+                sellers(0),
+                Rule::UnknownMember("payTo".into()),
+            ),
+            (
+                remove("/series/0/points/0/active"),
+                sellers(0).member("active"),
+                Rule::Missing,
+            ),
+            (
+                set("/series/0/points/0/active", json!(-1)),
+                sellers(0).member("active"),
+                Rule::Negative,
+            ),
+            (
+                set("/series/0/points/0/active", json!(1.5)),
+                sellers(0).member("active"),
+                Rule::NotCountOrRatio,
+            ),
+            (
+                set("/series/0/points/0/cumulative", json!(0.5)),
+                sellers(0).member("cumulative"),
+                Rule::NotCount,
+            ),
+            (
+                set("/series/0/points/0/active", json!("2")),
+                sellers(0).member("active"),
+                Rule::NotNumber,
+            ),
+            (
+                set("/series/0/points/0/active", json!(3)),
+                sellers(0).member("active"),
+                Rule::Exceeds("cumulative"),
+            ),
+            (
+                set("/series/0/points/0/independent", json!(3)),
+                sellers(0).member("independent"),
+                Rule::Exceeds("active"),
+            ),
+            (
+                set("/series/1/points/1/ratio", json!(1.25)),
+                retention(1).member("ratio"),
+                Rule::NotCountOrRatio,
+            ),
+            (
+                set("/series/1/points/1/ratio", json!(2)),
+                retention(1).member("ratio"),
+                Rule::NotRatioOrNull,
+            ),
+            (
+                set("/series/1/points/1/ratio", json!(0.5)),
+                retention(1).member("ratio"),
+                Rule::NotRetainedOverEligible,
+            ),
+            (
+                set("/series/1/points/1/ratio", json!(null)),
+                retention(1).member("ratio"),
+                Rule::NullThoughEligible,
+            ),
+            (
+                set("/series/1/points/0/ratio", json!(0)),
+                retention(0).member("ratio"),
+                Rule::NotNullThoughNoneEligible,
+            ),
+            (
+                set("/series/1/points/1/retained", json!(4)),
+                retention(1).member("retained"),
+                Rule::Exceeds("eligible"),
+            ),
+            (
+                set("/series/4/points/0/share", json!(true)),
+                point(4, "future_series", 0).member("share"),
+                Rule::NotNumber,
+            ),
+            (
+                set("/series/4/points/0/label", json!("x")),
+                point(4, "future_series", 0).member("label"),
+                Rule::NotNumber,
+            ),
+            (
+                set("/period", json!(null)),
+                sellers(0),
+                Rule::PointWithoutPeriod,
+            ),
         ];
-        for (edit, expected) in cases {
+        let mut rules = std::collections::HashSet::new();
+        for (edit, at, rule) in cases {
             let mut doc = valid();
             edit(&mut doc);
-            assert_eq!(parse(&doc).unwrap_err(), expected);
+            rules.insert(std::mem::discriminant(&rule));
+            assert_eq!(parse(&doc), Err(Invalid { at, rule }));
         }
-        let mut empty = valid();
-        empty["period"] = Json::Null;
-        assert_eq!(
-            parse(&empty).unwrap_err(),
-            "series[0] (sellers_attested): points[0]: a point, yet the report's period is null"
-        );
+        // Every variant of Rule but NotJson (see `strict_json_rules_apply`).
+        assert_eq!(rules.len(), 31);
     }
 
     #[test]
     fn strict_json_rules_apply() {
+        let not_json = |kind, offset| Invalid {
+            at: MemberPath::root(),
+            rule: Rule::NotJson(ParseError { kind, offset }),
+        };
+        let root = |rule| Invalid {
+            at: MemberPath::root(),
+            rule,
+        };
         for (bad, expected) in [
             (
                 &br#"{"schema":"published-metrics/v1","schema":"published-metrics/v1"}"#[..],
-                "not strict JSON: duplicate",
+                not_json(ParseErrorKind::DuplicateMemberName, 65),
             ),
-            (b"[1]", "not a JSON object"),
-            (b"{} x", "not strict JSON: trailing"),
+            (b"{} x", not_json(ParseErrorKind::TrailingCharacters, 3)),
+            (b"[1]", root(Rule::NotAnObject)),
+            (
+                b"{}",
+                Invalid {
+                    at: top("schema"),
+                    rule: Rule::NotSchema,
+                },
+            ),
         ] {
-            assert!(
-                PublishedMetrics::parse(bad)
-                    .unwrap_err()
-                    .starts_with(expected),
-                "{expected}"
-            );
+            assert_eq!(PublishedMetrics::parse(bad), Err(expected));
+        }
+    }
+
+    /// The one-line details: the path, then the rule.
+    #[test]
+    fn details_read_as_one_line() {
+        let sellers = series(0, "sellers_attested");
+        for (at, rule, line) in [
+            (MemberPath::root(), Rule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON: trailing characters at byte 3"),
+            (MemberPath::root(), Rule::NotAnObject, "not a JSON object"),
+            (MemberPath::root(), Rule::UnknownMember("extra".into()), "unknown member `extra`"),
+            (top("schema"), Rule::NotSchema, "schema is not \"published-metrics/v1\""),
+            (top("period"), Rule::UnknownMember("label".into()), "period: unknown member `label`"),
+            (top("period").member("from"), Rule::AfterTo, "period.from is after period.to"),
+            (top("operator"), Rule::NotAnObject, "operator is not an object"),
+            (top("series").item(2), Rule::NotAnObject, "series[2] is not an object"),
+            (top("series").item(0).member("id"), Rule::NotText, "series[0].id is not a non-empty string"),
+            (series(3, "revenue").member("id"), Rule::RepeatsId(0), "series[3] (revenue): id is also the id of series[0]"),
+            (series(3, "revenue"), Rule::PointsWhileUnavailable, "series[3] (revenue): unavailable, yet it has points"),
+            (sellers.member("relatedParty"), Rule::NotRelatedParty, "series[0] (sellers_attested): relatedParty is false in a related-party report"),
+            (sellers.member("points").item(1).member("period"), Rule::NotComplete(month("2026-09")), "series[0] (sellers_attested): points[1].period 2026-09 is not a complete month as of asOf"),
+            (sellers.member("points").item(0), Rule::UnknownMember("payTo".into()), "series[0] (sellers_attested): points[0]: unknown member `payTo`"),
+            (sellers.member("points").item(0), Rule::PointWithoutPeriod, "series[0] (sellers_attested): points[0]: a point, yet the report's period is null"),
+            (sellers.member("points").item(0).member("active"), Rule::Exceeds("cumulative"), "series[0] (sellers_attested): points[0].active exceeds cumulative"),
+        ] {
+            assert_eq!(Invalid { at, rule }.to_string(), line);
         }
     }
 }
