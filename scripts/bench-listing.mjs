@@ -1,57 +1,231 @@
 // Prints figures for a listing of 1,000 badges (1,000 distinct endpoints,
 // one service) in headless Chromium, the page on another origin than the
-// service, at 0, 50 and 100 ms of service latency, lazy (the loader's
-// default) and eager (data-loading="eager": every badge at load, within the
-// request budget): requests sent until the first screen settled, the time
-// until it settled, long tasks, the badges that ended unknown, and the
-// requests after a jump to the bottom of the page.
+// service, at 0, 50 and 100 ms of service latency, side by side in one run:
+//
+// - before: the package as it was before listings were worked on (commit
+//   BEFORE below: every badge asks at load, with no request budget), built
+//   by this script into .work/bench-baseline/ when absent (the package part
+//   of that commit's scripts/build.sh), or the package folder given with
+//   --baseline DIR;
+// - lazy: today's package as the loader uses it (badges ask near the view);
+// - eager: today's package with data-loading="eager" (every badge at load,
+//   within the request budget);
+// - no badge: the same page without the loader, the control for long tasks
+//   (the page's own parsing and layout of 1,000 rows).
+//
+// For each: requests sent until the first screen settled, the time until it
+// settled (after navigation), the most requests in flight at the service,
+// long tasks (count, total and longest), the badges that ended unknown, and
+// the requests after a jump to the bottom of the page; then the ratios of
+// before to lazy.
 //
 //   bash scripts/build.sh && node scripts/bench-listing.mjs
+//   node scripts/bench-listing.mjs --runs 5 --latencies 0,100 --budgets 4,5,6 --no-baseline
+//
+// Options: --runs N (each case N times, interleaved; medians with the range),
+// --latencies 0,50,100, --modes lazy,eager, --baseline DIR (an earlier
+// package folder), --no-baseline, --budgets 4,5,6 (today's package with each
+// request budget: a copy of pkg/ whose index.js is js/index.js with another
+// BUDGET, minified alike; for measuring only, there is no such option).
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { minify } from "terser";
 import { launch } from "../tests/support/browser.mjs";
 import { startListingService } from "../tests/support/listing-service.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 
+/** The last commit before listings were worked on (lazy badges, budget, appearance). */
+const BEFORE = "62e525c0af446b144ad630d0cad0ac82a7545562";
 const ROOT = new URL("../", import.meta.url).pathname;
-const [listingService, site, browser] = await Promise.all([startListingService(), startOrigin(), launch()]);
-const { service, url: base } = listingService;
-site.folders.set("/pkg/", `${ROOT}pkg/`);
-for (const mode of ["lazy", "eager"]) {
-  const rows = Array.from({ length: 1000 }, (_, i) => `<tr><td>${i + 1}</td><td><span data-x402-verdict data-base-url="${base}" data-chain="base" data-pay-to="0x209693Bc6afc0C5328bA36FaF03C514EF312287C" data-resource-url="https://api.example.com/r${i}" data-loading="${mode}"></span></td></tr>`);
-  site.pages.set(`/${mode}.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>listing</title><style>td { height: 28px; padding: 0; border-bottom: 1px solid #ddd; }</style><script src="/pkg/embed.js"></script></head><body><table>${rows.join("")}</table></body></html>`);
+const CACHE = `${ROOT}.work/bench-baseline`;
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "1" },
+    latencies: { type: "string", default: "0,50,100" },
+    modes: { type: "string", default: "lazy,eager" },
+    baseline: { type: "string" },
+    "no-baseline": { type: "boolean", default: false },
+    budgets: { type: "string" },
+  },
+});
+const list = (text, name) => text.split(",").map((item) => {
+  if (!/^\d+$/.test(item.trim())) throw new Error(`bench-listing: --${name} takes numbers separated by commas, not "${text}"`);
+  return Number(item);
+});
+const runs = list(args.runs, "runs")[0];
+const latencies = list(args.latencies, "latencies");
+const modes = args.modes.split(",");
+for (const mode of modes) if (!["lazy", "eager"].includes(mode)) throw new Error(`bench-listing: --modes takes lazy and eager, not "${mode}"`);
+
+/** Runs `command` in `cwd`, its output shown. */
+const run = (command, cmdArgs, cwd, env = {}) => execFileSync(command, cmdArgs, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
+
+/** The package built at BEFORE, in the cache (built when absent). */
+function baselinePackage() {
+  const dir = `${CACHE}/${BEFORE}`;
+  if (existsSync(`${dir}/pkg/embed.js`)) return `${dir}/pkg`;
+  console.log(`building the package of ${BEFORE.slice(0, 7)} in ${dir} (once; a few minutes)`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync("git", ["archive", BEFORE], { cwd: ROOT, maxBuffer: 1 << 28 });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
+  // That commit's build without its first step (the command-line tool, not needed here).
+  const build = readFileSync(`${dir}/scripts/build.sh`, "utf8").replace(/^cargo build --release -p x402-verdict --quiet$/m, "");
+  writeFileSync(`${dir}/scripts/build-package.sh`, build);
+  run("bash", ["scripts/build-package.sh"], dir, { CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR ?? `${CACHE}/target` });
+  return `${dir}/pkg`;
 }
 
+/** A copy of pkg/ whose index.js runs with `budget` requests in flight per service. */
+async function budgetPackage(budget) {
+  const dir = `${ROOT}.work/bench-budget/${budget}`;
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(`${ROOT}pkg`, dir, { recursive: true, dereference: true });
+  const source = readFileSync(`${ROOT}js/index.js`, "utf8");
+  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench-listing: js/index.js has no line `const BUDGET = <n>;` to vary");
+  const varied = source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`);
+  writeFileSync(`${dir}/index.js`, (await minify(varied, { module: true, compress: { passes: 2 }, mangle: true })).code);
+  return dir;
+}
+
+if (!existsSync(`${ROOT}pkg/embed.js`)) throw new Error("bench-listing: no pkg/ here: run `bash scripts/build.sh` first");
+/** The cases: a label, the package folder (none: the control page without badges) and the loading mode. */
+const cases = [];
+if (!args["no-baseline"]) cases.push({ label: "before", pkg: args.baseline ?? baselinePackage(), mode: "eager" });
+if (args.budgets) {
+  for (const budget of list(args.budgets, "budgets")) {
+    const pkg = await budgetPackage(budget);
+    for (const mode of modes) cases.push({ label: `${mode} b${budget}`, pkg, mode });
+  }
+} else {
+  for (const mode of modes) cases.push({ label: mode, pkg: `${ROOT}pkg`, mode });
+}
+cases.push({ label: "no badge", pkg: null, mode: "eager" });
+
+const [listingService, site, browser] = await Promise.all([startListingService(), startOrigin(), launch()]);
+const { service, url: base } = listingService;
+cases.forEach((c, i) => {
+  const rows = Array.from({ length: 1000 }, (_, n) => `<tr><td>${n + 1}</td><td><span data-x402-verdict data-base-url="${base}" data-chain="base" data-pay-to="0x209693Bc6afc0C5328bA36FaF03C514EF312287C" data-resource-url="https://api.example.com/r${n}" data-loading="${c.mode}"></span></td></tr>`);
+  if (c.pkg) site.folders.set(`/pkg${i}/`, c.pkg);
+  const loader = c.pkg ? `<script src="/pkg${i}/embed.js"></script>` : "";
+  c.path = `/case${i}.html`;
+  site.pages.set(c.path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>listing</title><style>td { height: 28px; padding: 0; border-bottom: 1px solid #ddd; }</style>${loader}</head><body><table>${rows.join("")}</table></body></html>`);
+});
+
+/** In the page, before anything runs: long tasks, and when the badges of the first screen settled. */
+function observe() {
+  const bench = (window.__bench = { long: [], firstScreen: null });
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => bench.long.push(e.duration))).observe({ type: "longtask", buffered: true });
+  // The first screen's rows are among the first 60 (600 px of 29 px rows).
+  const settled = () => {
+    const hosts = [...document.querySelectorAll(".x402-verdict-badge")].slice(0, 60).filter((h) => h.getBoundingClientRect().top < innerHeight);
+    return hosts.length > 0 && hosts.every((h) => h.dataset.state !== "checking");
+  };
+  new MutationObserver((_, watcher) => {
+    if (!settled()) return;
+    bench.firstScreen = performance.now();
+    watcher.disconnect();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+}
+
+/** Every badge in the viewport (scope "view") or in the page ("all") settled. */
 function settled(scope) {
   const hosts = [...document.querySelectorAll(".x402-verdict-badge")].filter((h) => scope === "all" || (h.getBoundingClientRect().bottom > 0 && h.getBoundingClientRect().top < innerHeight));
   return hosts.length > 0 && hosts.every((h) => h.dataset.state !== "checking");
 }
 
-console.log("latency  mode   requests at first screen  first screen settled  long tasks >50 ms (max)  unknown  requests after a jump to the bottom  most in flight");
-for (const latency of [0, 50, 100]) {
-  for (const mode of ["lazy", "eager"]) {
-    service.reset();
-    service.latency = latency;
-    const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
-    await tab.addInitScript(() => {
-      window.__long = [];
-      new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: "longtask", buffered: true });
-    });
-    await tab.goto(`${site.url}/${mode}.html`);
-    await tab.waitForFunction(settled, "view", { timeout: 120000, polling: 10 });
-    const firstScreen = await tab.evaluate(() => performance.now());
-    const atFirstScreen = service.requests.length;
-    if (mode === "eager") await tab.waitForFunction(settled, "all", { timeout: 120000 });
-    const beforeJump = service.requests.length;
+/** One page load of case `c` at `latency`: its figures. */
+async function measure(c, latency) {
+  service.reset();
+  service.latency = latency;
+  const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  await tab.addInitScript(observe);
+  // Counted as the page sends them (the browser may hold some back, 6 connections per host).
+  let sent = 0;
+  tab.on("request", (request) => { if (request.url().startsWith(base)) sent++; });
+  await tab.goto(site.url + c.path);
+  const figures = { requests: null, firstScreen: null, most: null, unknown: null, afterJump: null };
+  if (c.pkg) {
+    await tab.waitForFunction(() => window.__bench.firstScreen !== null, null, { timeout: 120000, polling: 50 });
+    figures.firstScreen = await tab.evaluate(() => window.__bench.firstScreen);
+    figures.requests = sent;
+    if (c.mode === "eager") await tab.waitForFunction(settled, "all", { timeout: 120000, polling: 100 });
+    const beforeJump = sent;
     await tab.evaluate(() => scrollTo(0, document.body.scrollHeight));
-    await tab.waitForFunction(settled, "view", { timeout: 120000 });
+    await tab.waitForFunction(settled, "view", { timeout: 120000, polling: 100 });
     await tab.waitForTimeout(300);
-    const { long, unknown } = await tab.evaluate(() => ({
-      long: window.__long.filter((d) => d > 50),
-      unknown: document.querySelectorAll(".x402-verdict-badge[data-state='unknown']").length,
-    }));
-    const ms = (n) => `${Math.round(n)} ms`;
-    console.log(`${`${latency} ms`.padEnd(9)}${mode.padEnd(7)}${String(atFirstScreen).padEnd(26)}${ms(firstScreen).padEnd(22)}${`${long.length} (${long.length ? ms(Math.max(...long)) : "-"})`.padEnd(25)}${String(unknown).padEnd(9)}${String(service.requests.length - beforeJump).padEnd(37)}${service.most}`);
-    await tab.close();
+    figures.afterJump = sent - beforeJump;
+    figures.most = service.most;
+  } else {
+    await tab.waitForLoadState("load");
+    await tab.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    await tab.waitForTimeout(300);
+  }
+  const { long, unknown } = await tab.evaluate(() => ({
+    long: window.__bench.long.filter((d) => d > 50),
+    unknown: document.querySelectorAll(".x402-verdict-badge[data-state='unknown']").length,
+  }));
+  await tab.close();
+  return { ...figures, unknown: c.pkg ? unknown : null, longCount: long.length, longTotal: long.reduce((a, b) => a + b, 0), longMost: long.length ? Math.max(...long) : 0 };
+}
+
+const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+console.log(`1,000 badges, 1,000 endpoints, one service; ${runs} run(s) of each case, interleaved; load average at start ${load()}`);
+const results = new Map();
+for (let r = 0; r < runs; r++) {
+  for (const latency of latencies) {
+    for (const c of cases) {
+      const key = `${latency}|${c.label}`;
+      if (!c.pkg && latency !== latencies[0]) continue; // the control has no service to wait for
+      if (!results.has(key)) results.set(key, { latency, c, runs: [] });
+      results.get(key).runs.push(await measure(c, latency));
+    }
   }
 }
 await browser.close();
 await Promise.all([site.stop(), listingService.stop()]);
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** The median of a figure over the runs, with its range when there are several; "-" when not measured. */
+function figure(entry, name, unit = "") {
+  const xs = entry.runs.map((r) => r[name]);
+  if (xs[0] === null) return "-";
+  const fmt = (n) => `${Math.round(n)}${unit}`;
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  return lo === hi ? fmt(lo) : `${fmt(median(xs))} (${fmt(lo)}–${fmt(hi)})`;
+}
+const columns = [
+  ["latency", 8], ["case", 10], ["requests at first screen", 26], ["first screen settled", 26], ["most in flight", 16],
+  ["long tasks >50 ms", 19], ["long task total", 26], ["longest", 24], ["unknown", 18], ["requests after jump", 20],
+];
+console.log(columns.map(([name, width]) => name.padEnd(width)).join(""));
+for (const entry of results.values()) {
+  const cells = [
+    entry.c.pkg ? `${entry.latency} ms` : "-", entry.c.label, figure(entry, "requests"), figure(entry, "firstScreen", " ms"),
+    figure(entry, "most"), figure(entry, "longCount"), figure(entry, "longTotal", " ms"), figure(entry, "longMost", " ms"),
+    figure(entry, "unknown"), figure(entry, "afterJump"),
+  ];
+  console.log(cells.map((cell, i) => cell.padEnd(columns[i][1])).join(""));
+}
+
+// Before against lazy (today's default), medians.
+const ratio = (a, b) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(1)}×`);
+const before = cases.find((c) => c.label === "before");
+const lazy = cases.find((c) => c.mode === "lazy" && c.pkg);
+if (before && lazy) {
+  console.log(`before / ${lazy.label}, medians:`);
+  for (const latency of latencies) {
+    const [b, l] = [`${latency}|before`, `${latency}|${lazy.label}`].map((key) => results.get(key).runs);
+    const m = (rs, name) => median(rs.map((r) => r[name]));
+    console.log(`  ${latency} ms: requests at first screen ${ratio(m(b, "requests"), m(l, "requests"))}, first screen settled ${ratio(m(b, "firstScreen"), m(l, "firstScreen"))}, long task total ${ratio(m(b, "longTotal"), m(l, "longTotal"))}, unknown ${m(b, "unknown")} → ${m(l, "unknown")}, requests after the jump ${m(b, "afterJump")} → ${m(l, "afterJump")}`);
+  }
+}
+console.log(`load average at end ${load()}`);
