@@ -190,6 +190,55 @@ export function mount(container) {
   }
 }
 
+/** Badges drawn per frame at most: the style and layout of a thousand shadow
+ * roots at once is a long task of its own; fifty are a few milliseconds. */
+const PER_FRAME = 50;
+/** The count of this frame and the drawings waiting for a later one, shared
+ * by every copy of this code in the page (the loader's and the package's). */
+const FRAMES = Symbol.for("x402-verdict.frames");
+const frames = (globalThis[FRAMES] ??= { drawn: 0, next: 0, waiting: [] });
+
+/** Counts the next frame from now: at the next animation frame, or after 100 ms when none comes (a hidden page draws no frames). */
+function nextFrame() {
+  if (frames.next) return;
+  const id = (frames.next = Symbol());
+  const go = () => {
+    if (frames.next !== id) return;
+    frames.next = 0;
+    frames.drawn = 0;
+    while (frames.waiting.length && frames.drawn < PER_FRAME) turn(frames.waiting.shift());
+  };
+  try {
+    requestAnimationFrame(go);
+  } catch {
+    // No frames here: the timer counts them.
+  }
+  setTimeout(go, 100);
+}
+
+function turn(draw) {
+  frames.drawn++;
+  nextFrame();
+  try {
+    draw();
+  } catch {
+    // A drawing never stops the others.
+  }
+}
+
+/**
+ * Runs `draw` (which draws one badge) at once when fewer than PER_FRAME
+ * badges were drawn in this frame and none waits, else in a later frame, in
+ * the order they came.
+ */
+export function inTurn(draw) {
+  if (frames.drawn < PER_FRAME && !frames.waiting.length) turn(draw);
+  else {
+    frames.waiting.push(draw);
+    nextFrame();
+  }
+}
+
 /** Forces the light or dark badge (`theme`: "light", "dark"); anything else follows the page. */
 export function setTheme(host, theme) {
   try {

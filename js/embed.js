@@ -12,7 +12,7 @@
 // the wasm and renders each badge as it comes near the viewport. When the package cannot load, every badge
 // reads "unknown" and one console.warn says why.
 //
-// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show) in front of this code,
+// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show, inTurn) in front of this code,
 // in one function scope, and minifies the whole.
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 /** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
@@ -34,9 +34,9 @@ function markedUnder(root) {
   return found;
 }
 
-/** Placeholders are drawn at once for this many badges, enough for the first
- * screen of a dense page; the package draws the others as they come near the
- * viewport (so a listing of thousands costs no long task). */
+/** Placeholders are drawn at once (PER_FRAME a frame) for this many badges,
+ * enough for the first screen of a dense page; the package draws the others
+ * as they come near the viewport (so a listing of thousands costs no long task). */
 const AT_ONCE = 100;
 let drawn = 0;
 
@@ -45,9 +45,13 @@ function draw(root) {
   for (const element of markedUnder(root)) {
     if (!failed && (drawn >= AT_ONCE || element.firstElementChild?.shadowRoot)) continue;
     drawn++;
-    const host = mount(element);
-    setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
-    if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
+    inTurn(() => {
+      // Drawn meanwhile by the package: its badge stays.
+      if (!failed && element.firstElementChild?.shadowRoot) return;
+      const host = mount(element);
+      setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
+      if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
+    });
   }
 }
 

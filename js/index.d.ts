@@ -24,7 +24,8 @@ export default function init(input?: WasmSource | { module_or_path: WasmSource }
 
 /**
  * Renders one badge into `container` (replacing its content; a "checking"
- * placeholder at once) and resolves to the state it rendered. Never rejects:
+ * placeholder at once, or in the next frame past the 50th badge drawn in one
+ * frame) and resolves to the state it rendered. Never rejects:
  * a missing container, bad options, a network error, a timeout or a hostile
  * response resolve to `"unknown"`.
  */

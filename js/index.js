@@ -9,7 +9,7 @@
 // what to change. Every function returns a promise that settles and never
 // rejects. It also defines the <x402-verdict-badge> element.
 import initWasm, { endpointsFromPaymentRequired as wasmEndpoints, lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
-import { mount, setTheme, show } from "./badge.js";
+import { inTurn, mount, setTheme, show } from "./badge.js";
 
 const UNKNOWN = "unknown";
 const WASM = "x402_verdict_badge_bg.wasm";
@@ -221,20 +221,24 @@ function render(container, options, again) {
   });
 }
 
+/** Draws the placeholder (at once, or in a later frame when many badges are drawn at once) and looks the endpoint up within the budget. */
 function renderNow(container, copy, ready) {
-  const host = mount(container);
-  setTheme(host, option(copy, "theme"));
-  retries.delete(container);
-  return withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
-    .catch(() => {
-      show(host, UNKNOWN, UNKNOWN, "The badge could not run, so nothing was checked.");
-      return UNKNOWN;
-    });
+  return new Promise((resolve) => inTurn(() => {
+    const host = mount(container);
+    setTheme(host, option(copy, "theme"));
+    retries.delete(container);
+    resolve(withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
+      .catch(() => {
+        show(host, UNKNOWN, UNKNOWN, "The badge could not run, so nothing was checked.");
+        return UNKNOWN;
+      }));
+  }));
 }
 
 /**
  * Renders one badge into `container` (replacing its content; a "checking"
- * placeholder at once) and resolves to the state it rendered. Never rejects.
+ * placeholder at once, or in the next frame past the 50th badge drawn in one
+ * frame) and resolves to the state it rendered. Never rejects.
  * With `loading: "lazy"` it looks the endpoint up only when the container
  * comes near the viewport (the promise settles then).
  */

@@ -3,8 +3,8 @@
 // few requests are in flight per service (counted at the service), the
 // timeout of each runs from the moment it is sent (so a slow, healthy
 // service leaves no badge unknown), a badge that timed out tries again when
-// it comes back into view. (Long tasks are measured by
-// scripts/bench-listing.mjs, which prints figures.)
+// it comes back into view, badges are drawn a few at a time, frame by frame.
+// (Long tasks are measured by scripts/bench-listing.mjs, which prints figures.)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { launch } from "../support/browser.mjs";
@@ -85,6 +85,32 @@ test("250 eager badges at 100 ms of latency: none ends unknown, never more than 
   assert.equal(states.filter((s) => s !== "human-backed").length, 0, "no badge of a healthy service ends unknown");
   assert.equal(service.requests.length, 250);
   assert.ok(service.most <= BUDGET, `at most ${BUDGET} in flight (saw ${service.most})`);
+  await tab.close();
+});
+
+test("1,000 eager badges are drawn a few at a time, frame by frame (no long task of a thousand shadow roots)", async () => {
+  service.latency = 0;
+  const path = "/drawn-per-frame.html";
+  site.pages.set(path, listing(1000, 'data-loading="eager"'));
+  const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  // The badges drawn between two animation frames, counted in the page.
+  await tab.addInitScript(() => {
+    window.__perFrame = [];
+    let last = 0;
+    const count = () => {
+      const now = document.querySelectorAll(".x402-verdict-badge").length;
+      window.__perFrame.push(now - last);
+      last = now;
+      requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+  });
+  await tab.goto(site.url + path);
+  await tab.waitForFunction(() => document.querySelectorAll(".x402-verdict-badge").length === 1000, null, { timeout: 30000 });
+  const perFrame = await tab.evaluate(() => window.__perFrame);
+  // 50 a frame, and a count taken between two frames' drawing sees at most two.
+  assert.ok(Math.max(...perFrame) <= 100, `at most 100 badges drawn between two frames (saw ${Math.max(...perFrame)})`);
+  assert.ok(perFrame.filter((n) => n > 0).length >= 10, "drawn over many frames");
   await tab.close();
 });
 
