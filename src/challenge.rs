@@ -39,16 +39,20 @@ export interface PaymentEndpoints {
 pub fn endpoints_from_payment_required(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
 ) -> JsValue {
+    let unread = |reason: String| Endpoints {
+        endpoints: Vec::new(),
+        reason: Some(reason),
+    };
     let read = match input.as_string() {
-        Some(text) => Challenge::from_text(&text),
+        Some(text) => Endpoints::from(Challenge::from_text(&text)),
         None => match to_value(&input, 0) {
-            Ok(Some(value @ Value::Object(_))) => Challenge::from_saved(&value),
-            Ok(_) => Err(
+            Ok(Some(value @ Value::Object(_))) => Endpoints::from(Challenge::from_saved(&value)),
+            Ok(_) => unread(
                 "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
                     .into(),
             ),
-            Err(problem) => Err(format!("a value in the challenge {problem}")),
+            Err(problem) => unread(format!("a value in the challenge {problem}")),
         },
     };
-    to_js(&Endpoints::from(read))
+    to_js(&read)
 }

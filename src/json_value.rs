@@ -4,10 +4,7 @@
 use js_sys::{Array, Reflect};
 use wasm_bindgen::JsValue;
 use x402_verdict_core::json::{Object, Value, MAX_DEPTH, MAX_SAFE_INTEGER};
-use x402_verdict_core::options::OptionField;
-
-/// The problem of a value whose getter (or proxy trap) threw.
-pub const UNREADABLE: &str = "could not be read";
+use x402_verdict_core::options::{OptionField, Unreadable};
 
 /// A JS value as JSON: `undefined` and `null` are absent; a number is an
 /// integer only when it is a whole, safe one (`NaN`, `Infinity` and `1.5`
@@ -38,29 +35,29 @@ pub fn to_value(value: &JsValue, depth: usize) -> OptionField {
     } else if let Some(text) = value.as_string() {
         Value::String(text)
     } else if value.is_bigint() {
-        return Err("is a BigInt, not a number");
+        return Err(Unreadable::BigInt);
     } else if !value.is_object() {
-        return Err("is not a JSON value");
+        return Err(Unreadable::NotJson);
     } else if depth >= MAX_DEPTH {
-        return Err("is nested too deeply");
+        return Err(Unreadable::TooDeep);
     } else if Array::is_array(value) {
         let length = Reflect::get(value, &"length".into())
             .ok()
             .and_then(|n| n.as_f64());
         let mut items = Vec::new();
         for i in 0..length.unwrap_or_default() as u32 {
-            let item = Reflect::get_u32(value, i).map_err(|_| UNREADABLE)?;
+            let item = Reflect::get_u32(value, i).map_err(|_| Unreadable::Threw)?;
             items.push(to_value(&item, depth + 1)?.unwrap_or(Value::Null));
         }
         Value::Array(items)
     } else {
         let mut object = Object::new();
-        let keys = Reflect::own_keys(value).map_err(|_| UNREADABLE)?;
+        let keys = Reflect::own_keys(value).map_err(|_| Unreadable::Threw)?;
         for key in keys.iter() {
             let Some(name) = key.as_string() else {
                 continue;
             };
-            let member = Reflect::get(value, &key).map_err(|_| UNREADABLE)?;
+            let member = Reflect::get(value, &key).map_err(|_| Unreadable::Threw)?;
             if let Some(member) = to_value(&member, depth + 1)? {
                 object.insert(&name, member);
             }

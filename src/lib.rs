@@ -94,6 +94,9 @@ pub fn render_badge(
     spawn(Box::pin(async move {
         let result = match options {
             Err(problem) => {
+                // `format!`, not `to_string`: one formatting routine in
+                // the wasm, not one per error type.
+                let problem = format!("{problem}");
                 warn(&format!("renderBadge: {problem}"));
                 Evaluation::invalid_input(problem)
             }
@@ -114,7 +117,7 @@ pub fn lookup_verdict(
     spawn(Box::pin(async move {
         let result = match options {
             Ok(options) => evaluate(&options).await,
-            Err(problem) => Evaluation::invalid_input(problem),
+            Err(problem) => Evaluation::invalid_input(format!("{problem}")),
         };
         to_js(&result)
     }))

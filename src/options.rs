@@ -3,20 +3,21 @@
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 use x402_verdict_core::json::Value;
+use x402_verdict_core::options::{OptionsError, Unreadable};
 use x402_verdict_core::LookupOptions;
 
-use crate::json_value::{to_value, UNREADABLE};
+use crate::json_value::to_value;
 
 /// Reads each option from a JS `options` object by property access (any
 /// realm: an object made in an iframe reads the same), then lets the core
 /// check them all. An option that cannot be read, or holds what JSON cannot
 /// (`NaN`, `Infinity`, a `BigInt`, a function), is named as invalid.
-pub fn from_js(options: &JsValue) -> Result<LookupOptions, String> {
+pub fn from_js(options: &JsValue) -> Result<LookupOptions, OptionsError> {
     if !options.is_object() {
-        return Err("options must be an object".into());
+        return Err(OptionsError::NotAnObject);
     }
     LookupOptions::from_fields(&mut |name| {
-        let value = Reflect::get(options, &name.into()).map_err(|_| UNREADABLE)?;
+        let value = Reflect::get(options, &name.into()).map_err(|_| Unreadable::Threw)?;
         to_value(&value, 0).map(|value| resolved(name, value))
     })
 }

@@ -129,7 +129,9 @@ pub async fn check(args: CheckArgs) -> Result<(), String> {
 
 async fn read(args: &CheckArgs) -> Result<Read, String> {
     if let Some(header) = &args.header {
-        return Challenge::from_header(header).map(|c| Read::Challenge(c, None));
+        return Challenge::from_header(header)
+            .map(|c| Read::Challenge(c, None))
+            .map_err(|e| e.to_string());
     }
     if let Some(path) = &args.from_file {
         let name = path.display();

@@ -65,7 +65,7 @@ impl TrustArgs {
 }
 
 pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
-    BaseUrl::parse(text).map_err(str::to_owned)
+    BaseUrl::parse(text).map_err(|e| e.to_string())
 }
 
 fn parse_key(text: &str) -> Result<x402_verdict_core::ed25519_dalek::VerifyingKey, String> {
@@ -75,7 +75,7 @@ fn parse_key(text: &str) -> Result<x402_verdict_core::ed25519_dalek::VerifyingKe
 pub(crate) fn parse_timeout(text: &str) -> Result<u32, String> {
     text.parse::<u64>()
         .map_err(|_| "must be a whole number".to_owned())
-        .and_then(|ms| check_timeout_ms(ms).map_err(str::to_owned))
+        .and_then(|ms| check_timeout_ms(ms).map_err(|e| e.to_string()))
 }
 
 /// Looks one endpoint up and prints the result. Every lookup result is an

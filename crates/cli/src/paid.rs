@@ -37,7 +37,7 @@ impl DemoPaid {
         let at = |problem: String| format!("{}: {problem}", path.display());
         let value = crate::jsonfile::read(path)?;
         let body = serde_json::to_vec(&value).map_err(|e| at(e.to_string()))?;
-        let challenge = Challenge::from_json(&body).map_err(at)?;
+        let challenge = Challenge::from_json(&body).map_err(|e| at(e.to_string()))?;
         if challenge.version != 2 {
             return Err(at(
                 "x402Version is not 2 (the PAYMENT-REQUIRED header is x402 v2)".into(),

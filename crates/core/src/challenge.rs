@@ -13,11 +13,13 @@
 //!
 //! Everything is read strictly (the core's JSON parser: no duplicate member
 //! names, bounded nesting) and bounded: 64 KiB of JSON, 32 accepted options.
-//! Unknown members are ignored. An error is one line naming what is wrong; it
-//! never copies a value from the challenge.
+//! Unknown members are ignored. An error is a [`ChallengeError`], whose one
+//! line names what is wrong; it never copies a value from the challenge.
 
-use crate::endpoint::{check_field, Endpoint};
-use crate::json::{parse_strict, Value};
+use std::fmt;
+
+use crate::endpoint::{check_field, Endpoint, FieldRule};
+use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
 
 /// The largest challenge read, in bytes of JSON.
@@ -62,44 +64,52 @@ impl Challenge {
     ///
     /// The first member that is missing or wrong, by its path
     /// (`accepts[1].payTo is missing`).
-    pub fn from_value(value: &Value) -> Result<Self, String> {
+    pub fn from_value(value: &Value) -> Result<Self, ChallengeError> {
+        use MemberRule::*;
         if !matches!(value, Value::Object(_)) {
-            return Err("the challenge is not a JSON object".into());
+            return Err(Problem::NotAnObject.into());
         }
+        let top = |name, rule| Problem::Member {
+            member: Member::Top(name),
+            rule,
+        };
         let version = match value.get("x402Version") {
             Some(Value::Integer(1)) => 1,
             Some(Value::Integer(2)) => 2,
-            None => return Err("x402Version is missing".into()),
-            Some(_) => return Err("x402Version is not 1 or 2".into()),
+            None => return Err(top("x402Version", Missing).into()),
+            Some(_) => return Err(top("x402Version", NotOneOrTwo).into()),
         };
         let accepts = match value.get("accepts") {
             Some(Value::Array(items)) => items,
-            None => return Err("accepts is missing".into()),
-            Some(_) => return Err("accepts is not a list".into()),
+            None => return Err(top("accepts", Missing).into()),
+            Some(_) => return Err(top("accepts", NotAList).into()),
         };
         if accepts.is_empty() {
-            return Err("accepts is empty: the challenge offers no way to pay".into());
+            return Err(Problem::NoOptions.into());
         }
         if accepts.len() > MAX_OPTIONS {
-            return Err(format!(
-                "accepts lists {} options, more than {MAX_OPTIONS}",
-                accepts.len()
-            ));
+            return Err(Problem::TooManyOptions(accepts.len()).into());
         }
         // v2 names the resource once for every option.
         let resource = match version {
             2 => {
-                let resource = value.get("resource").ok_or("resource is missing")?;
-                Some(text(resource, "url").map_err(|e| format!("resource.{e}"))?)
+                let resource = value.get("resource").ok_or(top("resource", Missing))?;
+                Some(text(resource, "url").map_err(|rule| Problem::Member {
+                    member: Member::ResourceUrl,
+                    rule,
+                })?)
             }
             _ => None,
         };
         let mut options = Vec::with_capacity(accepts.len());
         for (i, item) in accepts.iter().enumerate() {
+            let at = |member, rule| Problem::Member { member, rule };
             if !matches!(item, Value::Object(_)) {
-                return Err(format!("accepts[{i}] is not an object"));
+                return Err(at(Member::Option(i), NotAnObject).into());
             }
-            options.push(read_option(item, resource).map_err(|e| format!("accepts[{i}].{e}"))?);
+            let option = read_option(item, resource)
+                .map_err(|(name, rule)| at(Member::OptionMember(i, name), rule))?;
+            options.push(option);
         }
         Ok(Challenge { version, options })
     }
@@ -109,7 +119,7 @@ impl Challenge {
     /// # Errors
     ///
     /// Text over 64 KiB, text that is not strict JSON, or a bad challenge.
-    pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
+    pub fn from_json(bytes: &[u8]) -> Result<Self, ChallengeError> {
         Self::from_value(&parse_json(bytes)?)
     }
 
@@ -119,13 +129,13 @@ impl Challenge {
     /// # Errors
     ///
     /// What is wrong with the header, naming it.
-    pub fn from_header(header: &str) -> Result<Self, String> {
+    pub fn from_header(header: &str) -> Result<Self, ChallengeError> {
         let header = header.trim_ascii();
         if header.len() > MAX_HEADER_BYTES {
-            return Err("the PAYMENT-REQUIRED header is longer than base64 of 64 KiB".into());
+            return Err(Problem::HeaderTooLong.into());
         }
-        let bytes = decode_base64(header).ok_or("the PAYMENT-REQUIRED header is not base64")?;
-        Self::from_json(&bytes).map_err(|e| format!("the PAYMENT-REQUIRED header: {e}"))
+        let bytes = decode_base64(header).ok_or(Problem::HeaderNotBase64)?;
+        Self::from_json(&bytes).map_err(|e| e.within(Within::Header))
     }
 
     /// Reads the challenge of an HTTP 402 answer: its `PAYMENT-REQUIRED`
@@ -136,21 +146,18 @@ impl Challenge {
     /// # Errors
     ///
     /// A challenge that cannot be read, or a header and body that disagree.
-    pub fn from_http(header: Option<&str>, body: &[u8]) -> Result<Self, String> {
+    pub fn from_http(header: Option<&str>, body: &[u8]) -> Result<Self, ChallengeError> {
         let Some(header) = header else {
-            return Self::from_json(body)
-                .map_err(|e| format!("no PAYMENT-REQUIRED header, and the body: {e}"));
+            return Self::from_json(body).map_err(|e| e.within(Within::BodyWithoutHeader));
         };
         let challenge = Self::from_header(header)?;
         let repeated = parse_json(body)
             .ok()
             .filter(|value| value.get("x402Version").is_some());
         if let Some(value) = repeated {
-            let in_body = Self::from_value(&value).map_err(|e| format!("the body: {e}"))?;
+            let in_body = Self::from_value(&value).map_err(|e| e.within(Within::Body))?;
             if let Some(difference) = difference(&challenge, &in_body) {
-                return Err(format!(
-                    "the PAYMENT-REQUIRED header and the body disagree ({difference})"
-                ));
+                return Err(Problem::Disagree(difference).into());
             }
         }
         Ok(challenge)
@@ -163,22 +170,23 @@ impl Challenge {
     /// # Errors
     ///
     /// An error result that holds no readable challenge.
-    pub fn from_mcp_result(value: &Value) -> Result<Option<Self>, String> {
+    pub fn from_mcp_result(value: &Value) -> Result<Option<Self>, ChallengeError> {
         let result = match value.get("result") {
             Some(result) if value.get("jsonrpc").is_some() => result,
             _ => value,
         };
         if !matches!(result, Value::Object(_)) {
-            return Err("the tool result is not a JSON object".into());
+            return Err(Problem::ResultNotAnObject.into());
         }
-        if result.get("isError") != Some(&Value::Bool(true)) {
+        if !matches!(result.get("isError"), Some(Value::Bool(true))) {
             return Ok(None);
         }
-        if let Some(found) = result.get("structuredContent").and_then(payment_required) {
-            let (place, challenge) = found;
+        if let Some((wrapped, challenge)) =
+            result.get("structuredContent").and_then(payment_required)
+        {
             return Self::from_value(challenge)
                 .map(Some)
-                .map_err(|e| format!("structuredContent{place}: {e}"));
+                .map_err(|e| e.within(Within::StructuredContent { wrapped }));
         }
         let text = result
             .get("content")
@@ -186,13 +194,13 @@ impl Challenge {
             .and_then(<[Value]>::first)
             .and_then(|item| item.get("text"))
             .and_then(Value::as_str)
-            .ok_or("the error result holds no x402 challenge: no structuredContent, no content[0].text")?;
-        let inner = parse_json(text.as_bytes()).map_err(|e| format!("content[0].text: {e}"))?;
-        let (place, challenge) =
-            payment_required(&inner).ok_or("content[0].text holds no x402 challenge")?;
+            .ok_or(Problem::NoChallengeInResult)?;
+        let in_text = |wrapped| Within::ContentText { wrapped };
+        let inner = parse_json(text.as_bytes()).map_err(|e| e.within(in_text(false)))?;
+        let (wrapped, challenge) = payment_required(&inner).ok_or(Problem::NoChallengeInText)?;
         Self::from_value(challenge)
             .map(Some)
-            .map_err(|e| format!("content[0].text{place}: {e}"))
+            .map_err(|e| e.within(in_text(wrapped)))
     }
 
     /// Reads a saved challenge: a `PaymentRequired` object (an x402 v1 or v2
@@ -201,7 +209,7 @@ impl Challenge {
     /// # Errors
     ///
     /// Anything else, or a challenge that cannot be read.
-    pub fn from_saved(value: &Value) -> Result<Option<Self>, String> {
+    pub fn from_saved(value: &Value) -> Result<Option<Self>, ChallengeError> {
         if value.get("x402Version").is_some() {
             return Self::from_value(value).map(Some);
         }
@@ -209,7 +217,7 @@ impl Challenge {
         if mcp.iter().any(|name| value.get(name).is_some()) {
             return Self::from_mcp_result(value);
         }
-        Err("neither an x402 challenge (no x402Version) nor an MCP tool result".into())
+        Err(Problem::NotAChallenge.into())
     }
 
     /// Reads text: JSON (a saved body or tool result) when it starts with
@@ -218,8 +226,8 @@ impl Challenge {
     /// # Errors
     ///
     /// As [`Challenge::from_saved`] and [`Challenge::from_header`].
-    pub fn from_text(text: &str) -> Result<Option<Self>, String> {
-        if text.trim_ascii_start().starts_with('{') {
+    pub fn from_text(text: &str) -> Result<Option<Self>, ChallengeError> {
+        if text.trim_ascii_start().as_bytes().first() == Some(&b'{') {
             Self::from_saved(&parse_json(text.as_bytes())?)
         } else {
             Self::from_header(text).map(Some)
@@ -238,82 +246,304 @@ pub struct Endpoints {
     pub reason: Option<String>,
 }
 
-impl From<Result<Option<Challenge>, String>> for Endpoints {
-    fn from(read: Result<Option<Challenge>, String>) -> Self {
+impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
+    fn from(read: Result<Option<Challenge>, ChallengeError>) -> Self {
         let (endpoints, reason) = match read {
             Ok(Some(challenge)) => (challenge.options, None),
             Ok(None) => (
                 Vec::new(),
                 Some("the tool result is not an error: it asks for no payment".into()),
             ),
-            Err(reason) => (Vec::new(), Some(reason)),
+            Err(error) => (Vec::new(), Some(format!("{error}"))),
         };
         Endpoints { endpoints, reason }
     }
 }
 
-/// Strict JSON within the size bound.
-fn parse_json(bytes: &[u8]) -> Result<Value, String> {
-    if bytes.len() > MAX_CHALLENGE_BYTES {
-        return Err("the challenge is larger than 64 KiB".into());
+/// Why a challenge cannot be read: what is wrong, and where the challenge
+/// was found when it was inside something (a header, a body, a tool result).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeError {
+    /// Where the challenge was, when inside something.
+    pub within: Option<Within>,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+impl ChallengeError {
+    /// The same problem, found in a challenge inside `within`.
+    fn within(self, within: Within) -> Self {
+        ChallengeError {
+            within: Some(within),
+            ..self
+        }
     }
-    parse_strict(bytes).map_err(|e| format!("not strict JSON: {e}"))
+}
+
+impl From<Problem> for ChallengeError {
+    fn from(problem: Problem) -> Self {
+        ChallengeError {
+            within: None,
+            problem,
+        }
+    }
+}
+
+/// Where a challenge was read from, for [`ChallengeError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Within {
+    /// The `PAYMENT-REQUIRED` header, once decoded.
+    Header,
+    /// The body of a 402 answer without the header.
+    BodyWithoutHeader,
+    /// The body repeating the header's challenge.
+    Body,
+    /// A tool result's `structuredContent`, or (`wrapped`) its
+    /// `["x402/error"].data`.
+    StructuredContent {
+        /// Inside an `x402/error` wrapper.
+        wrapped: bool,
+    },
+    /// The JSON in a tool result's `content[0].text`, or (`wrapped`) its
+    /// `["x402/error"].data`.
+    ContentText {
+        /// Inside an `x402/error` wrapper.
+        wrapped: bool,
+    },
+}
+
+/// What is wrong with a challenge, for [`ChallengeError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// More than [`MAX_CHALLENGE_BYTES`] of JSON.
+    TooLarge,
+    /// Not JSON under the core's strict rules.
+    NotJson(ParseError),
+    /// JSON, but not an object.
+    NotAnObject,
+    /// A member is missing or breaks a rule.
+    Member {
+        /// Which member.
+        member: Member,
+        /// The rule it breaks.
+        rule: MemberRule,
+    },
+    /// `accepts` is an empty list.
+    NoOptions,
+    /// `accepts` lists this many options, more than [`MAX_OPTIONS`].
+    TooManyOptions(usize),
+    /// A `PAYMENT-REQUIRED` header longer than base64 of 64 KiB.
+    HeaderTooLong,
+    /// A `PAYMENT-REQUIRED` header that is not base64.
+    HeaderNotBase64,
+    /// The header's challenge and the one the body repeats differ.
+    Disagree(Difference),
+    /// A tool result that is not an object.
+    ResultNotAnObject,
+    /// An error result with neither `structuredContent` nor `content[0].text`
+    /// holding a challenge.
+    NoChallengeInResult,
+    /// An error result whose `content[0].text` is JSON without a challenge.
+    NoChallengeInText,
+    /// Saved JSON that is neither a challenge nor a tool result.
+    NotAChallenge,
+}
+
+/// A member of a challenge, for [`Problem::Member`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    /// A top-level member (`x402Version`, `accepts`, `resource`).
+    Top(&'static str),
+    /// The v2 `resource.url`.
+    ResourceUrl,
+    /// Accepted option `i` itself.
+    Option(usize),
+    /// A member of accepted option `i` (`payTo`, `amount`, …).
+    OptionMember(usize, &'static str),
+}
+
+/// A rule a member of a challenge can break, for [`Problem::Member`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberRule {
+    /// It is required and absent (or `null`).
+    Missing,
+    /// It must be a string.
+    NotAString,
+    /// It must be a list (`accepts`).
+    NotAList,
+    /// It must be an object (an accepted option).
+    NotAnObject,
+    /// `x402Version` is neither 1 nor 2.
+    NotOneOrTwo,
+    /// An amount that is not decimal digits (at most 78 of them).
+    NotDigits,
+    /// A string that cannot name part of an endpoint.
+    Field(FieldRule),
+}
+
+/// Where a header's challenge and the body's differ, for [`Problem::Disagree`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difference {
+    /// `x402Version`.
+    Version,
+    /// The number of accepted options.
+    OptionCount,
+    /// Accepted option `i`.
+    Option(usize),
+}
+
+impl fmt::Display for ChallengeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(within) = self.within {
+            let (place, wrapped) = match within {
+                Within::Header => ("the PAYMENT-REQUIRED header", false),
+                Within::BodyWithoutHeader => ("no PAYMENT-REQUIRED header, and the body", false),
+                Within::Body => ("the body", false),
+                Within::StructuredContent { wrapped } => ("structuredContent", wrapped),
+                Within::ContentText { wrapped } => ("content[0].text", wrapped),
+            };
+            f.write_str(place)?;
+            if wrapped {
+                f.write_str("[\"x402/error\"].data")?;
+            }
+            f.write_str(": ")?;
+        }
+        self.problem.fmt(f)
+    }
+}
+
+impl std::error::Error for ChallengeError {}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match self {
+            Problem::TooLarge => "the challenge is larger than 64 KiB",
+            Problem::NotJson(e) => return write!(f, "not strict JSON: {e}"),
+            Problem::NotAnObject => "the challenge is not a JSON object",
+            Problem::Member { member, rule } => {
+                member.fmt(f)?;
+                f.write_str(" ")?;
+                return rule.fmt(f);
+            }
+            Problem::NoOptions => "accepts is empty: the challenge offers no way to pay",
+            Problem::TooManyOptions(n) => {
+                return write!(f, "accepts lists {n} options, more than {MAX_OPTIONS}")
+            }
+            Problem::HeaderTooLong => "the PAYMENT-REQUIRED header is longer than base64 of 64 KiB",
+            Problem::HeaderNotBase64 => "the PAYMENT-REQUIRED header is not base64",
+            Problem::Disagree(difference) => {
+                f.write_str("the PAYMENT-REQUIRED header and the body disagree (")?;
+                match difference {
+                    Difference::Version => f.write_str("x402Version")?,
+                    Difference::OptionCount => f.write_str("the number of accepted options")?,
+                    Difference::Option(i) => write!(f, "accepts[{i}]")?,
+                }
+                ")"
+            }
+            Problem::ResultNotAnObject => "the tool result is not a JSON object",
+            Problem::NoChallengeInResult => {
+                "the error result holds no x402 challenge: no structuredContent, no content[0].text"
+            }
+            Problem::NoChallengeInText => "content[0].text holds no x402 challenge",
+            Problem::NotAChallenge => {
+                "neither an x402 challenge (no x402Version) nor an MCP tool result"
+            }
+        };
+        f.write_str(text)
+    }
+}
+
+impl fmt::Display for Member {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Member::Top(name) => f.write_str(name),
+            Member::ResourceUrl => f.write_str("resource.url"),
+            Member::Option(i) => write!(f, "accepts[{i}]"),
+            Member::OptionMember(i, name) => write!(f, "accepts[{i}].{name}"),
+        }
+    }
+}
+
+impl fmt::Display for MemberRule {
+    /// The rule broken, as a predicate (`is missing`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MemberRule::Missing => "is missing",
+            MemberRule::NotAString => "is not a string",
+            MemberRule::NotAList => "is not a list",
+            MemberRule::NotAnObject => "is not an object",
+            MemberRule::NotOneOrTwo => "is not 1 or 2",
+            MemberRule::NotDigits => "is not a whole number in decimal digits",
+            MemberRule::Field(rule) => return rule.fmt(f),
+        })
+    }
+}
+
+/// Strict JSON within the size bound.
+fn parse_json(bytes: &[u8]) -> Result<Value, ChallengeError> {
+    if bytes.len() > MAX_CHALLENGE_BYTES {
+        return Err(Problem::TooLarge.into());
+    }
+    parse_strict(bytes).map_err(|e| Problem::NotJson(e).into())
 }
 
 /// The `PaymentRequired` object in `value`: the value itself when it has an
-/// `x402Version`, or its `x402/error` wrapper's `data`; with where it was.
-fn payment_required(value: &Value) -> Option<(&'static str, &Value)> {
+/// `x402Version`, or (`true`) its `x402/error` wrapper's `data`.
+fn payment_required(value: &Value) -> Option<(bool, &Value)> {
     if value.get("x402Version").is_some() {
-        return Some(("", value));
+        return Some((false, value));
     }
     let data = value.get("x402/error")?.get("data")?;
-    Some(("[\"x402/error\"].data", data))
+    Some((true, data))
 }
 
 /// One accepted option (an object); `resource` is the v2 challenge's
-/// `resource.url`, `None` in v1 where each option names its own.
-fn read_option(item: &Value, resource: Option<&str>) -> Result<PaymentOption, String> {
+/// `resource.url`, `None` in v1 where each option names its own. An error
+/// names the option's member.
+fn read_option(
+    item: &Value,
+    resource: Option<&str>,
+) -> Result<PaymentOption, (&'static str, MemberRule)> {
+    let member = |name| text(item, name).map_err(|rule| (name, rule));
     let (resource, amount_name) = match resource {
         Some(url) => (url, "amount"),
-        None => (text(item, "resource")?, "maxAmountRequired"),
+        None => (member("resource")?, "maxAmountRequired"),
     };
-    let amount = text(item, amount_name)?;
+    let amount = member(amount_name)?;
     if amount.len() > MAX_AMOUNT_DIGITS || !amount.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "{amount_name} is not a whole number in decimal digits"
-        ));
+        return Err((amount_name, MemberRule::NotDigits));
     }
-    let endpoint = Endpoint::new(text(item, "network")?, text(item, "payTo")?, resource)
-        .map_err(|e| e.to_string())?;
+    let endpoint = Endpoint::new(member("network")?, member("payTo")?, resource)
+        .map_err(|e| (e.field, MemberRule::Field(e.rule)))?;
     Ok(PaymentOption {
         endpoint,
-        scheme: text(item, "scheme")?.to_owned(),
-        asset: text(item, "asset")?.to_owned(),
+        scheme: member("scheme")?.to_owned(),
+        asset: member("asset")?.to_owned(),
         amount: amount.to_owned(),
     })
 }
 
 /// Member `name` of `object`: a string that could name part of an endpoint
 /// (non-empty, at most 512 bytes, no control character).
-fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, String> {
+fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, MemberRule> {
     match object.get(name) {
         Some(Value::String(s)) => {
-            check_field(name, s).map_err(|e| e.to_string())?;
+            check_field(name, s).map_err(|e| MemberRule::Field(e.rule))?;
             Ok(s)
         }
-        None | Some(Value::Null) => Err(format!("{name} is missing")),
-        Some(_) => Err(format!("{name} is not a string")),
+        None | Some(Value::Null) => Err(MemberRule::Missing),
+        Some(_) => Err(MemberRule::NotAString),
     }
 }
 
 /// Where two readings of one challenge differ, if they do.
-fn difference(a: &Challenge, b: &Challenge) -> Option<String> {
+fn difference(a: &Challenge, b: &Challenge) -> Option<Difference> {
     if a.version != b.version {
-        return Some("x402Version".into());
+        return Some(Difference::Version);
     }
     if a.options.len() != b.options.len() {
-        return Some("the number of accepted options".into());
+        return Some(Difference::OptionCount);
     }
     let i = a.options.iter().zip(&b.options).position(|(x, y)| x != y)?;
-    Some(format!("accepts[{i}]"))
+    Some(Difference::Option(i))
 }

@@ -17,17 +17,41 @@ pub struct Endpoint {
 }
 
 /// Why a value cannot name an endpoint.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EndpointError {
     /// The wire name of the offending field (`chain`, `payTo` or `resourceUrl`).
     pub field: &'static str,
-    /// What is wrong with it.
-    pub problem: &'static str,
+    /// The rule it breaks.
+    pub rule: FieldRule,
+}
+
+/// A rule every endpoint value follows, for [`EndpointError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldRule {
+    /// It is the empty string.
+    Empty,
+    /// It is longer than [`MAX_FIELD_BYTES`].
+    TooLong,
+    /// It holds a control character.
+    ControlCharacter,
+}
+
+impl fmt::Display for FieldRule {
+    /// The rule broken, as a predicate (`is empty`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FieldRule::Empty => "is empty",
+            FieldRule::TooLong => "is longer than 512 bytes",
+            FieldRule::ControlCharacter => "contains a control character",
+        })
+    }
 }
 
 impl fmt::Display for EndpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.field, self.problem)
+        f.write_str(self.field)?;
+        f.write_str(" ")?;
+        self.rule.fmt(f)
     }
 }
 
@@ -108,16 +132,16 @@ fn is_evm_address(s: &str) -> bool {
 ///
 /// What is wrong with the value, under the name `field`.
 pub fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError> {
-    let problem = if value.is_empty() {
-        "is empty"
+    let rule = if value.is_empty() {
+        FieldRule::Empty
     } else if value.len() > MAX_FIELD_BYTES {
-        "is longer than 512 bytes"
+        FieldRule::TooLong
     } else if value.chars().any(char::is_control) {
-        "contains a control character"
+        FieldRule::ControlCharacter
     } else {
         return Ok(());
     };
-    Err(EndpointError { field, problem })
+    Err(EndpointError { field, rule })
 }
 
 #[cfg(test)]
@@ -182,19 +206,24 @@ mod tests {
 
     #[test]
     fn names_the_bad_field() {
+        let error = |field, rule| Err(EndpointError { field, rule });
         assert_eq!(
-            Endpoint::new("", "p", "r").unwrap_err().to_string(),
-            "chain is empty"
+            Endpoint::new("", "p", "r"),
+            error("chain", FieldRule::Empty)
         );
         let long = "x".repeat(513);
+        assert_eq!(
+            Endpoint::new("c", &long, "r"),
+            error("payTo", FieldRule::TooLong)
+        );
+        assert_eq!(
+            Endpoint::new("c", "p", "a\nb"),
+            error("resourceUrl", FieldRule::ControlCharacter)
+        );
+        assert!(Endpoint::new("c", &"x".repeat(512), "r").is_ok());
         assert_eq!(
             Endpoint::new("c", &long, "r").unwrap_err().to_string(),
             "payTo is longer than 512 bytes"
         );
-        assert_eq!(
-            Endpoint::new("c", "p", "a\nb").unwrap_err().to_string(),
-            "resourceUrl contains a control character"
-        );
-        assert!(Endpoint::new("c", &"x".repeat(512), "r").is_ok());
     }
 }

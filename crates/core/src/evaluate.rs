@@ -319,7 +319,9 @@ impl Lookup {
                 Err(e) => Evaluation::without_verdict(
                     Outcome::NoResponse,
                     Reason::Malformed,
-                    Some(e.to_string()),
+                    // `format!`, not `to_string`: the wasm then holds one
+                    // formatting routine, not one per error type.
+                    Some(format!("{e}")),
                 ),
             },
             404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
@@ -338,13 +340,13 @@ impl Lookup {
             return Evaluation::without_verdict(
                 Outcome::NoResponse,
                 Reason::Malformed,
-                Some(
+                Some(format!(
+                    "{}",
                     Malformed::Field {
                         field: "issuedAt",
                         rule: Rule::InTheFuture,
                     }
-                    .to_string(),
-                ),
+                )),
             );
         }
         if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {

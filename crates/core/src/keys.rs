@@ -63,18 +63,106 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 ///
 /// # Errors
 ///
-/// What is wrong with the key, in a few words.
-pub fn parse_public_key(text: &str) -> Result<VerifyingKey, &'static str> {
-    let bytes = decode_base64(text.trim_ascii()).ok_or("is not base64")?;
-    let bytes: [u8; 32] = bytes
-        .try_into()
-        .map_err(|_| "is not 32 bytes (a raw Ed25519 public key)")?;
-    let key = VerifyingKey::from_bytes(&bytes).map_err(|_| "is not an Ed25519 public key")?;
+/// The first rule the key breaks.
+pub fn parse_public_key(text: &str) -> Result<VerifyingKey, KeyProblem> {
+    let bytes = decode_base64(text.trim_ascii()).ok_or(KeyProblem::NotBase64)?;
+    let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyProblem::Not32Bytes)?;
+    let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyProblem::NotAPoint)?;
     if key.is_weak() {
-        return Err("is a small-order (weak) key");
+        return Err(KeyProblem::SmallOrder);
     }
     Ok(key)
 }
+
+/// What is wrong with one public key, by [`parse_public_key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyProblem {
+    /// It is neither standard base64 nor base64url.
+    NotBase64,
+    /// It decodes to other than 32 bytes.
+    Not32Bytes,
+    /// The 32 bytes are not the encoding of a curve point.
+    NotAPoint,
+    /// The point has small order (a weak key that would verify forgeries).
+    SmallOrder,
+}
+
+impl fmt::Display for KeyProblem {
+    /// The problem, as a predicate (`is not base64`): callers name the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KeyProblem::NotBase64 => "is not base64",
+            KeyProblem::Not32Bytes => "is not 32 bytes (a raw Ed25519 public key)",
+            KeyProblem::NotAPoint => "is not an Ed25519 public key",
+            KeyProblem::SmallOrder => "is a small-order (weak) key",
+        })
+    }
+}
+
+impl std::error::Error for KeyProblem {}
+
+/// Why a key configuration is refused, by [`TrustedKeys::from_comma_list`]
+/// and [`TrustedKeys::from_json`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeysError {
+    /// A key is wrong: where it was given, and how.
+    Key {
+        /// Where the key was given.
+        at: KeyAt,
+        /// What is wrong with it.
+        problem: KeyProblem,
+    },
+    /// No key at all (an empty list).
+    NoKey,
+    /// A list holds something other than strings.
+    NotAllStrings,
+    /// An object without a `keys` array.
+    NoKeysArray,
+    /// An `Ed25519` entry of a keys document (by index) has no `publicKey` string.
+    NoPublicKey(usize),
+    /// A keys document without any `Ed25519` entry.
+    NoEd25519Key,
+    /// Neither a string, a list of strings nor a keys document.
+    NotAKeyConfiguration,
+}
+
+/// Where a key was given, for [`KeysError::Key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyAt {
+    /// The only key given.
+    Only,
+    /// Key number `n` (from 0) of a list of several.
+    Listed(usize),
+    /// The `publicKey` of entry `n` (from 0) of a keys document.
+    Document(usize),
+}
+
+impl fmt::Display for KeysError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeysError::Key { at, problem } => {
+                match at {
+                    KeyAt::Only => f.write_str("the public key ")?,
+                    KeyAt::Listed(i) => write!(f, "public key #{} ", i + 1)?,
+                    KeyAt::Document(i) => write!(f, "keys[{i}].publicKey ")?,
+                }
+                problem.fmt(f)
+            }
+            KeysError::NoPublicKey(i) => write!(f, "keys[{i}].publicKey is missing"),
+            KeysError::NoKey => f.write_str("no public key given"),
+            KeysError::NotAllStrings => {
+                f.write_str("every key in the list must be a base64 string")
+            }
+            KeysError::NoKeysArray => f.write_str("a keys document needs a \"keys\" array"),
+            KeysError::NoEd25519Key => f.write_str("the keys document holds no Ed25519 key"),
+            KeysError::NotAKeyConfiguration => {
+                f.write_str("must be a base64 string, a list of them, or a keys document")
+            }
+        }
+    }
+}
+
+impl std::error::Error for KeysError {}
 
 /// The public keys a consumer trusts, each under the keyId computed from it.
 #[derive(Clone, Debug, Default)]
@@ -118,19 +206,24 @@ impl TrustedKeys {
     /// # Errors
     ///
     /// Which key (by position) is wrong and how.
-    pub fn from_comma_list(text: &str) -> Result<Self, String> {
-        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    pub fn from_comma_list(text: &str) -> Result<Self, KeysError> {
+        let parts: Vec<&str> = text.split(',').map(str::trim_ascii).collect();
         Self::from_strings(&parts)
     }
 
-    fn from_strings(texts: &[&str]) -> Result<Self, String> {
+    fn from_strings(texts: &[&str]) -> Result<Self, KeysError> {
         let mut trusted = TrustedKeys::none();
         for (i, text) in texts.iter().enumerate() {
-            let key = parse_public_key(text).map_err(|p| describe(texts.len(), i, p))?;
+            let at = if texts.len() == 1 {
+                KeyAt::Only
+            } else {
+                KeyAt::Listed(i)
+            };
+            let key = parse_public_key(text).map_err(|problem| KeysError::Key { at, problem })?;
             trusted.add(key);
         }
         if trusted.is_empty() {
-            return Err("no public key given".into());
+            return Err(KeysError::NoKey);
         }
         Ok(trusted)
     }
@@ -145,18 +238,18 @@ impl TrustedKeys {
     /// # Errors
     ///
     /// Which entry is wrong and how, or that no usable key is present.
-    pub fn from_json(value: &Value) -> Result<Self, String> {
+    pub fn from_json(value: &Value) -> Result<Self, KeysError> {
         match value {
             Value::String(text) => Self::from_strings(&[text.as_str()]),
             Value::Array(items) => {
                 let texts: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
-                Self::from_strings(&texts.ok_or("every key in the list must be a base64 string")?)
+                Self::from_strings(&texts.ok_or(KeysError::NotAllStrings)?)
             }
             Value::Object(doc) => {
                 let entries = doc
                     .get("keys")
                     .and_then(Value::as_array)
-                    .ok_or("a keys document needs a \"keys\" array")?;
+                    .ok_or(KeysError::NoKeysArray)?;
                 let mut trusted = TrustedKeys::none();
                 for (i, entry) in entries.iter().enumerate() {
                     if entry.get("algorithm").and_then(Value::as_str) != Some("Ed25519") {
@@ -165,26 +258,20 @@ impl TrustedKeys {
                     let text = entry
                         .get("publicKey")
                         .and_then(Value::as_str)
-                        .ok_or_else(|| format!("keys[{i}].publicKey is missing"))?;
-                    let key =
-                        parse_public_key(text).map_err(|p| format!("keys[{i}].publicKey {p}"))?;
+                        .ok_or(KeysError::NoPublicKey(i))?;
+                    let key = parse_public_key(text).map_err(|problem| KeysError::Key {
+                        at: KeyAt::Document(i),
+                        problem,
+                    })?;
                     trusted.add(key);
                 }
                 if trusted.is_empty() {
-                    return Err("the keys document holds no Ed25519 key".into());
+                    return Err(KeysError::NoEd25519Key);
                 }
                 Ok(trusted)
             }
-            _ => Err("must be a base64 string, a list of them, or a keys document".into()),
+            _ => Err(KeysError::NotAKeyConfiguration),
         }
-    }
-}
-
-fn describe(count: usize, index: usize, problem: &str) -> String {
-    if count == 1 {
-        format!("the public key {problem}")
-    } else {
-        format!("public key #{} {problem}", index + 1)
     }
 }
 
@@ -194,7 +281,7 @@ mod tests {
     use ed25519_dalek::SigningKey;
     use serde_json::json;
 
-    fn from_json(v: serde_json::Value) -> Result<TrustedKeys, String> {
+    fn from_json(v: serde_json::Value) -> Result<TrustedKeys, KeysError> {
         TrustedKeys::from_json(&crate::json::from_serde(&v))
     }
 
@@ -249,28 +336,67 @@ mod tests {
 
     #[test]
     fn bad_keys_are_named() {
+        use KeyProblem::*;
+        let only = |problem| KeysError::Key {
+            at: KeyAt::Only,
+            problem,
+        };
+        assert_eq!(from_json(json!("nope!")).err(), Some(only(NotBase64)));
         assert_eq!(
-            from_json(json!("nope!")).unwrap_err(),
-            "the public key is not base64"
-        );
-        assert_eq!(
-            from_json(json!(encode_base64(&[1u8; 31]))).unwrap_err(),
-            "the public key is not 32 bytes (a raw Ed25519 public key)"
+            from_json(json!(encode_base64(&[1u8; 31]))).err(),
+            Some(only(Not32Bytes))
         );
         let a = encode_base64(key(1).as_bytes());
+        let listed = TrustedKeys::from_comma_list(&format!("{a},xx")).unwrap_err();
         assert_eq!(
-            TrustedKeys::from_comma_list(&format!("{a},xx")).unwrap_err(),
-            "public key #2 is not base64"
+            listed,
+            KeysError::Key {
+                at: KeyAt::Listed(1),
+                problem: NotBase64
+            }
+        );
+        // The one-line messages, as the CLI and the badge's detail show them.
+        assert_eq!(listed.to_string(), "public key #2 is not base64");
+        assert_eq!(
+            only(Not32Bytes).to_string(),
+            "the public key is not 32 bytes (a raw Ed25519 public key)"
         );
         // The identity point has small order.
         let mut identity = [0u8; 32];
         identity[0] = 1;
+        assert_eq!(parse_public_key(&encode_base64(&identity)), Err(SmallOrder));
+        // 2 is not the y-coordinate of any point on the curve.
+        let mut off_curve = [0u8; 32];
+        off_curve[0] = 2;
+        assert_eq!(parse_public_key(&encode_base64(&off_curve)), Err(NotAPoint));
         assert_eq!(
-            parse_public_key(&encode_base64(&identity)).unwrap_err(),
-            "is a small-order (weak) key"
+            from_json(json!(42)).err(),
+            Some(KeysError::NotAKeyConfiguration)
         );
-        assert!(from_json(json!(42)).is_err());
-        assert!(from_json(json!({"keys": []})).is_err());
-        assert!(from_json(json!([1])).is_err());
+        assert_eq!(
+            from_json(json!({"keys": []})).err(),
+            Some(KeysError::NoEd25519Key)
+        );
+        assert_eq!(
+            from_json(json!({"key": []})).err(),
+            Some(KeysError::NoKeysArray)
+        );
+        assert_eq!(from_json(json!([1])).err(), Some(KeysError::NotAllStrings));
+        assert_eq!(from_json(json!([])).err(), Some(KeysError::NoKey));
+        let doc = json!({"keys": [{"algorithm": "Ed25519", "publicKey": a},
+                                  {"algorithm": "Ed25519", "publicKey": "AAAA"},
+                                  {"algorithm": "Ed25519"}]});
+        assert_eq!(
+            from_json(doc).err(),
+            Some(KeysError::Key {
+                at: KeyAt::Document(1),
+                problem: Not32Bytes
+            })
+        );
+        let doc =
+            json!({"keys": [{"algorithm": "Ed25519", "publicKey": a}, {"algorithm": "Ed25519"}]});
+        let missing = from_json(doc).unwrap_err();
+        assert_eq!(missing, KeysError::NoPublicKey(1));
+        assert_eq!(missing.to_string(), "keys[1].publicKey is missing");
     }
 }

@@ -2,12 +2,15 @@
 //! read one by one from their source and checked as a whole: an invalid
 //! option never leads to a fetch with half-valid input.
 
-use crate::endpoint::Endpoint;
+use std::fmt;
+
+use crate::endpoint::{Endpoint, FieldRule};
 use crate::evaluate::Lookup;
 use crate::json::Value;
-use crate::keys::TrustedKeys;
-use crate::request::{check_timeout_ms, BaseUrl, DEFAULT_TIMEOUT_MS};
-use crate::text::joined;
+use crate::keys::{KeysError, TrustedKeys};
+use crate::request::{
+    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutOutOfRange, DEFAULT_TIMEOUT_MS,
+};
 
 /// Everything one lookup needs, validated.
 #[derive(Clone, Debug)]
@@ -31,10 +34,117 @@ pub const OPTION_NAMES: [&str; 7] = [
     "strict",
 ];
 
-/// One option as its source holds it: absent (`None`), a JSON value, or a
-/// problem that kept it from being read (for example a getter that threw),
-/// in a few words.
-pub type OptionField = Result<Option<Value>, &'static str>;
+/// One option as its source holds it: absent (`None`), a JSON value, or why
+/// it could not be read.
+pub type OptionField = Result<Option<Value>, Unreadable>;
+
+/// Why a source could not give an option as a JSON value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Reading it threw (a getter, a proxy trap).
+    Threw,
+    /// It is a `BigInt`.
+    BigInt,
+    /// It is something else JSON cannot hold (a function, a symbol).
+    NotJson,
+    /// It nests deeper than [`MAX_DEPTH`](crate::json::MAX_DEPTH), or in a cycle.
+    TooDeep,
+}
+
+impl fmt::Display for Unreadable {
+    /// The problem, as a predicate (`could not be read`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unreadable::Threw => "could not be read",
+            Unreadable::BigInt => "is a BigInt, not a number",
+            Unreadable::NotJson => "is not a JSON value",
+            Unreadable::TooDeep => "is nested too deeply",
+        })
+    }
+}
+
+impl std::error::Error for Unreadable {}
+
+/// Why options are refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionsError {
+    /// The options are not an object at all.
+    NotAnObject,
+    /// Every invalid option, in the order of [`OPTION_NAMES`] (at least one).
+    Invalid(Vec<OptionError>),
+}
+
+/// One invalid option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    /// Its name, as in [`OPTION_NAMES`].
+    pub option: &'static str,
+    /// The rule it breaks.
+    pub rule: OptionRule,
+}
+
+/// A rule an option can break, for [`OptionError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionRule {
+    /// Its source could not give it as a JSON value.
+    Unreadable(Unreadable),
+    /// It is required and absent (or `null`).
+    Missing,
+    /// It must be a string and is not.
+    NotAString,
+    /// `baseUrl`: not an acceptable URL.
+    BaseUrl(BaseUrlError),
+    /// `chain`, `payTo` or `resourceUrl`: not an acceptable endpoint value.
+    Endpoint(FieldRule),
+    /// `publicKey`: not an acceptable key configuration.
+    Keys(KeysError),
+    /// `timeoutMs`: not a whole number of milliseconds in range.
+    Timeout(TimeoutOutOfRange),
+    /// `strict`: not `true` or `false`.
+    NotABoolean,
+}
+
+impl fmt::Display for OptionError {
+    /// One clause naming the option (`payTo is missing`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.option)?;
+        f.write_str(if matches!(self.rule, OptionRule::Keys(_)) {
+            ": "
+        } else {
+            " "
+        })?;
+        match &self.rule {
+            OptionRule::Unreadable(problem) => problem.fmt(f),
+            OptionRule::Missing => f.write_str("is missing"),
+            OptionRule::NotAString => f.write_str("must be a string"),
+            OptionRule::BaseUrl(problem) => problem.fmt(f),
+            OptionRule::Endpoint(rule) => rule.fmt(f),
+            OptionRule::Keys(problem) => problem.fmt(f),
+            OptionRule::Timeout(problem) => problem.fmt(f),
+            OptionRule::NotABoolean => f.write_str("must be true or false"),
+        }
+    }
+}
+
+impl fmt::Display for OptionsError {
+    /// One line naming every invalid option, separated by `; `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionsError::NotAnObject => f.write_str("options must be an object"),
+            OptionsError::Invalid(errors) => {
+                for (i, error) in errors.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    error.fmt(f)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {}
 
 impl LookupOptions {
     /// Reads each option through `read`, called once for each of
@@ -43,8 +153,10 @@ impl LookupOptions {
     ///
     /// # Errors
     ///
-    /// One line naming every invalid option, separated by `; `.
-    pub fn from_fields(read: &mut dyn FnMut(&'static str) -> OptionField) -> Result<Self, String> {
+    /// [`OptionsError::Invalid`], naming every invalid option.
+    pub fn from_fields(
+        read: &mut dyn FnMut(&'static str) -> OptionField,
+    ) -> Result<Self, OptionsError> {
         let mut o = Reader {
             read,
             problems: Vec::new(),
@@ -52,18 +164,16 @@ impl LookupOptions {
         let base_url = match o.take("baseUrl") {
             Some(Value::String(text)) => match BaseUrl::parse(&text) {
                 Ok(url) => Some(url),
-                Err(problem) => o.problem(format!("baseUrl {problem}")),
+                Err(problem) => o.problem("baseUrl", OptionRule::BaseUrl(problem)),
             },
-            Some(_) => o.problem("baseUrl must be a string".into()),
+            Some(_) => o.problem("baseUrl", OptionRule::NotAString),
             None => None,
         };
 
         let before = o.problems.len();
         let mut text = |name| match o.take_required(name) {
             Some(Value::String(s)) => s,
-            Some(_) => o
-                .problem(format!("{name} must be a string"))
-                .unwrap_or_default(),
+            Some(_) => o.problem(name, OptionRule::NotAString).unwrap_or_default(),
             None => String::new(),
         };
         let (chain, pay_to, resource_url) = (text("chain"), text("payTo"), text("resourceUrl"));
@@ -71,7 +181,7 @@ impl LookupOptions {
             None
         } else {
             Endpoint::new(&chain, &pay_to, &resource_url)
-                .map_err(|e| o.problems.push(e.to_string()))
+                .map_err(|e| o.problem::<()>(e.field, OptionRule::Endpoint(e.rule)))
                 .ok()
         };
 
@@ -79,7 +189,7 @@ impl LookupOptions {
             None => TrustedKeys::none(),
             Some(Ok(keys)) => keys,
             Some(Err(e)) => o
-                .problem(format!("publicKey: {e}"))
+                .problem("publicKey", OptionRule::Keys(e))
                 .unwrap_or_else(TrustedKeys::none),
         };
 
@@ -90,16 +200,14 @@ impl LookupOptions {
                 .and_then(|ms| check_timeout_ms(ms).ok()),
             Some(_) => None,
         }
-        .or_else(|| {
-            o.problem("timeoutMs must be a whole number of milliseconds from 1 to 60000".into())
-        })
+        .or_else(|| o.problem("timeoutMs", OptionRule::Timeout(TimeoutOutOfRange)))
         .unwrap_or(DEFAULT_TIMEOUT_MS);
 
         let strict = match o.take("strict") {
             None => false,
             Some(Value::Bool(b)) => b,
             Some(_) => o
-                .problem("strict must be true or false".into())
+                .problem("strict", OptionRule::NotABoolean)
                 .unwrap_or_default(),
         };
 
@@ -113,7 +221,7 @@ impl LookupOptions {
                 },
                 timeout_ms,
             }),
-            _ => Err(joined(&o.problems, "; ")),
+            _ => Err(OptionsError::Invalid(o.problems)),
         }
     }
 }
@@ -121,7 +229,7 @@ impl LookupOptions {
 /// Reads options one by one and collects the problems found.
 struct Reader<'a> {
     read: &'a mut dyn FnMut(&'static str) -> OptionField,
-    problems: Vec<String>,
+    problems: Vec<OptionError>,
 }
 
 impl Reader<'_> {
@@ -134,7 +242,7 @@ impl Reader<'_> {
     /// The option `name`, which must be present; `None` after noting why not.
     fn take_required(&mut self, name: &'static str) -> Option<Value> {
         match self.read_option(name) {
-            Ok(None) => self.problem(format!("{name} is missing")),
+            Ok(None) => self.problem(name, OptionRule::Missing),
             read => read.unwrap_or_default(),
         }
     }
@@ -142,14 +250,16 @@ impl Reader<'_> {
     /// `Err` when the option could not be read (the problem is noted).
     fn read_option(&mut self, name: &'static str) -> Result<Option<Value>, ()> {
         match (self.read)(name) {
-            Ok(value) => Ok(value.filter(|v| *v != Value::Null)),
-            Err(problem) => self.problem(format!("{name} {problem}")).ok_or(()),
+            Ok(value) => Ok(value.filter(|v| !matches!(v, Value::Null))),
+            Err(problem) => self
+                .problem(name, OptionRule::Unreadable(problem))
+                .ok_or(()),
         }
     }
 
     /// Notes a problem; `None`, so that callers can fall through to a default.
-    fn problem<T>(&mut self, problem: String) -> Option<T> {
-        self.problems.push(problem);
+    fn problem<T>(&mut self, option: &'static str, rule: OptionRule) -> Option<T> {
+        self.problems.push(OptionError { option, rule });
         None
     }
 }
@@ -161,7 +271,7 @@ mod tests {
 
     impl LookupOptions {
         /// The options of a JSON object, as a badge reads a JS one.
-        fn from_json_test(v: serde_json::Value) -> Result<Self, String> {
+        fn from_json_test(v: serde_json::Value) -> Result<Self, OptionsError> {
             let options = crate::json::from_serde(&v);
             Self::from_fields(&mut |name| Ok(options.get(name).cloned()))
         }
@@ -187,20 +297,47 @@ mod tests {
 
     #[test]
     fn names_every_bad_option() {
+        use OptionRule::*;
+        let error = |option, rule| OptionError { option, rule };
         let e = LookupOptions::from_json_test(json!({"baseUrl": "ftp://x", "chain": 5, "resourceUrl": "r", "timeoutMs": -1, "strict": "yes", "publicKey": "zz"})).unwrap_err();
+        let key = KeysError::Key {
+            at: crate::keys::KeyAt::Only,
+            problem: crate::keys::KeyProblem::NotBase64,
+        };
         assert_eq!(
             e,
+            OptionsError::Invalid(vec![
+                error("baseUrl", BaseUrl(BaseUrlError::NotHttp)),
+                error("chain", NotAString),
+                error("payTo", Missing),
+                error("publicKey", Keys(key)),
+                error("timeoutMs", Timeout(TimeoutOutOfRange)),
+                error("strict", NotABoolean),
+            ])
+        );
+        assert_eq!(
+            e.to_string(),
             "baseUrl is not an absolute http:// or https:// URL; chain must be a string; payTo is missing; publicKey: the public key is not base64; timeoutMs must be a whole number of milliseconds from 1 to 60000; strict must be true or false"
         );
         assert_eq!(
             LookupOptions::from_json_test(json!({"chain": "", "payTo": "p", "resourceUrl": "r"}))
                 .unwrap_err(),
-            "chain is empty"
+            OptionsError::Invalid(vec![error("chain", Endpoint(FieldRule::Empty))])
         );
-        assert!(LookupOptions::from_json_test(
-            json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": 1.5})
-        )
-        .is_err());
+        for timeout in [json!(1.5), json!(0), json!(60_001), json!("3000")] {
+            assert_eq!(
+                LookupOptions::from_json_test(
+                    json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": timeout})
+                )
+                .unwrap_err(),
+                OptionsError::Invalid(vec![error("timeoutMs", Timeout(TimeoutOutOfRange))]),
+                "{timeout}"
+            );
+        }
+        assert_eq!(
+            OptionsError::NotAnObject.to_string(),
+            "options must be an object"
+        );
     }
 
     #[test]
@@ -209,18 +346,29 @@ mod tests {
         let e = LookupOptions::from_fields(&mut |name| {
             asked.push(name);
             match name {
-                "chain" => Err("could not be read"),
+                "chain" => Err(Unreadable::Threw),
                 "payTo" => Ok(Some(Value::OtherNumber("1.5".into()))),
                 "resourceUrl" => Ok(Some("r".into())),
                 "baseUrl" => Ok(Some("".into())),
+                "publicKey" => Err(Unreadable::BigInt),
                 _ => Ok(None),
             }
         })
         .unwrap_err();
         assert_eq!(asked, OPTION_NAMES, "each option read once, in order");
+        let error = |option, rule| OptionError { option, rule };
         assert_eq!(
             e,
-            "baseUrl is empty; chain could not be read; payTo must be a string"
+            OptionsError::Invalid(vec![
+                error("baseUrl", OptionRule::BaseUrl(BaseUrlError::Empty)),
+                error("chain", OptionRule::Unreadable(Unreadable::Threw)),
+                error("payTo", OptionRule::NotAString),
+                error("publicKey", OptionRule::Unreadable(Unreadable::BigInt)),
+            ])
+        );
+        assert_eq!(
+            e.to_string(),
+            "baseUrl is empty; chain could not be read; payTo must be a string; publicKey is a BigInt, not a number"
         );
     }
 }

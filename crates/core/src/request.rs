@@ -41,31 +41,31 @@ impl BaseUrl {
     ///
     /// # Errors
     ///
-    /// What is wrong, in a few words.
-    pub fn parse(text: &str) -> Result<Self, &'static str> {
+    /// The first rule `text` breaks.
+    pub fn parse(text: &str) -> Result<Self, BaseUrlError> {
         if text.is_empty() {
-            return Err("is empty");
+            return Err(BaseUrlError::Empty);
         }
         if text.len() > MAX_BASE_URL_BYTES {
-            return Err("is longer than 2048 bytes");
+            return Err(BaseUrlError::TooLong);
         }
         let rest = text
             .strip_prefix("https://")
             .or_else(|| text.strip_prefix("http://"))
-            .ok_or("is not an absolute http:// or https:// URL")?;
-        if rest.is_empty() || rest.starts_with('/') {
-            return Err("has no host");
+            .ok_or(BaseUrlError::NotHttp)?;
+        if matches!(rest.as_bytes().first(), None | Some(b'/')) {
+            return Err(BaseUrlError::NoHost);
         }
         if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err("contains whitespace or a control character");
+            return Err(BaseUrlError::Whitespace);
         }
-        if text.contains(['?', '#']) {
-            return Err("has a query or fragment");
+        if text.bytes().any(|b| b == b'?' || b == b'#') {
+            return Err(BaseUrlError::QueryOrFragment);
         }
-        if text.contains('@') {
-            return Err("carries credentials");
+        if text.bytes().any(|b| b == b'@') {
+            return Err(BaseUrlError::Credentials);
         }
-        Ok(BaseUrl(text.strip_suffix('/').unwrap_or(text).to_owned()))
+        Ok(BaseUrl(text.strip_suffix("/").unwrap_or(text).to_owned()))
     }
 
     /// `{base}/v0/verdict?chain=…&payTo=…&resourceUrl=…`, each value encoded as
@@ -104,17 +104,66 @@ impl fmt::Display for BaseUrl {
     }
 }
 
+/// Why a base URL is refused, by [`BaseUrl::parse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseUrlError {
+    /// It is the empty string.
+    Empty,
+    /// It is longer than [`MAX_BASE_URL_BYTES`].
+    TooLong,
+    /// It does not start with `http://` or `https://`.
+    NotHttp,
+    /// Nothing follows the scheme, or a path does.
+    NoHost,
+    /// It holds whitespace or a control character.
+    Whitespace,
+    /// It has a `?` or a `#`.
+    QueryOrFragment,
+    /// It has user information (`@`).
+    Credentials,
+}
+
+impl fmt::Display for BaseUrlError {
+    /// The rule, as a predicate (`is empty`): callers name the URL.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BaseUrlError::Empty => "is empty",
+            BaseUrlError::TooLong => "is longer than 2048 bytes",
+            BaseUrlError::NotHttp => "is not an absolute http:// or https:// URL",
+            BaseUrlError::NoHost => "has no host",
+            BaseUrlError::Whitespace => "contains whitespace or a control character",
+            BaseUrlError::QueryOrFragment => "has a query or fragment",
+            BaseUrlError::Credentials => "carries credentials",
+        })
+    }
+}
+
+impl std::error::Error for BaseUrlError {}
+
 /// Checks a timeout in milliseconds: a whole number from 1 to 60000.
 ///
 /// # Errors
 ///
-/// The accepted range.
-pub fn check_timeout_ms(ms: u64) -> Result<u32, &'static str> {
+/// [`TimeoutOutOfRange`] for any other number.
+pub fn check_timeout_ms(ms: u64) -> Result<u32, TimeoutOutOfRange> {
     match u32::try_from(ms) {
         Ok(ms @ 1..=MAX_TIMEOUT_MS) => Ok(ms),
-        _ => Err("must be a whole number of milliseconds from 1 to 60000"),
+        _ => Err(TimeoutOutOfRange),
     }
 }
+
+/// A timeout outside 1 to [`MAX_TIMEOUT_MS`] milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeoutOutOfRange;
+
+impl fmt::Display for TimeoutOutOfRange {
+    /// The accepted range, as a predicate: callers name the timeout.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("must be a whole number of milliseconds from 1 to 60000")
+    }
+}
+
+impl std::error::Error for TimeoutOutOfRange {}
 
 #[cfg(test)]
 mod tests {
@@ -155,25 +204,32 @@ mod tests {
 
     #[test]
     fn rejects_bad_base_urls() {
-        for bad in [
-            "",
-            "ftp://x",
-            "//x",
-            "https://",
-            "https:///p",
-            "https://a b",
-            "https://x?q",
-            "https://u@x",
-            "javascript:alert(1)",
+        use BaseUrlError::*;
+        for (bad, error) in [
+            ("", Empty),
+            (&*format!("https://{}", "x".repeat(2041)), TooLong),
+            ("ftp://x", NotHttp),
+            ("//x", NotHttp),
+            ("javascript:alert(1)", NotHttp),
+            ("https://", NoHost),
+            ("https:///p", NoHost),
+            ("https://a b", Whitespace),
+            ("https://a\u{a0}b", Whitespace),
+            ("https://x?q", QueryOrFragment),
+            ("https://x#f", QueryOrFragment),
+            ("https://u@x", Credentials),
         ] {
-            assert!(BaseUrl::parse(bad).is_err(), "{bad}");
+            assert_eq!(BaseUrl::parse(bad), Err(error), "{bad}");
         }
+        assert!(BaseUrl::parse(&format!("https://{}", "x".repeat(2040))).is_ok());
+        assert_eq!(BaseUrlError::NoHost.to_string(), "has no host");
     }
 
     #[test]
     fn timeout_range() {
         assert_eq!(check_timeout_ms(3000), Ok(3000));
-        assert!(check_timeout_ms(0).is_err());
-        assert!(check_timeout_ms(60_001).is_err());
+        assert_eq!(check_timeout_ms(0), Err(TimeoutOutOfRange));
+        assert_eq!(check_timeout_ms(60_001), Err(TimeoutOutOfRange));
+        assert_eq!(check_timeout_ms(60_000), Ok(60_000));
     }
 }

@@ -152,7 +152,7 @@ fn join(parts: &[Option<String>]) -> String {
 
 /// `parts` with `separator` between them: `[String]::join` without its
 /// unrolled copies for short separators, which weigh 0.9 KB in the wasm.
-pub(crate) fn joined(parts: &[String], separator: &str) -> String {
+fn joined(parts: &[String], separator: &str) -> String {
     let mut out = String::new();
     for (i, part) in parts.iter().enumerate() {
         if i > 0 {

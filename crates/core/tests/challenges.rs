@@ -3,10 +3,20 @@
 //! the endpoints the challenge offers, or the one-line reason it cannot be read.
 
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::{Endpoints, MAX_CHALLENGE_BYTES, MAX_OPTIONS};
+use x402_verdict_core::challenge::{
+    ChallengeError, Difference, Endpoints, Member, MemberRule, Problem, Within,
+    MAX_CHALLENGE_BYTES, MAX_OPTIONS,
+};
+use x402_verdict_core::endpoint::FieldRule;
+use x402_verdict_core::json::{ParseError, ParseErrorKind};
 use x402_verdict_core::Challenge;
 
 const CASES: &str = include_str!("challenges.json");
+
+/// A reading that fails with `problem`, found `within`.
+fn refused(within: Option<Within>, problem: Problem) -> Result<Challenge, ChallengeError> {
+    Err(ChallengeError { within, problem })
+}
 
 /// What a case expects: `{"endpoints": [...]}`, with `reason` when empty.
 fn expected(case: &Value) -> Value {
@@ -67,29 +77,42 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     // A body that repeats the challenge but disagrees, wherever it differs.
     let mut other = v2.clone();
     other["accepts"][1]["payTo"] = json!("9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin");
+    let disagree = Challenge::from_http(Some(header), other.to_string().as_bytes());
     assert_eq!(
-        Challenge::from_http(Some(header), other.to_string().as_bytes()),
-        Err("the PAYMENT-REQUIRED header and the body disagree (accepts[1])".into())
+        disagree,
+        refused(None, Problem::Disagree(Difference::Option(1)))
+    );
+    assert_eq!(
+        disagree.unwrap_err().to_string(),
+        "the PAYMENT-REQUIRED header and the body disagree (accepts[1])"
     );
     let mut fewer = v2.clone();
     fewer["accepts"].as_array_mut().unwrap().pop();
     assert_eq!(
         Challenge::from_http(Some(header), fewer.to_string().as_bytes()),
-        Err(
-            "the PAYMENT-REQUIRED header and the body disagree (the number of accepted options)"
-                .into()
-        )
+        refused(None, Problem::Disagree(Difference::OptionCount))
     );
     let v1 = fixture("x402 v1 body");
     assert_eq!(
         Challenge::from_http(Some(header), v1.to_string().as_bytes()),
-        Err("the PAYMENT-REQUIRED header and the body disagree (x402Version)".into())
+        refused(None, Problem::Disagree(Difference::Version))
     );
     let mut broken = v2.clone();
     broken["accepts"][0]["amount"] = json!(1.5);
+    let broken = Challenge::from_http(Some(header), broken.to_string().as_bytes());
     assert_eq!(
-        Challenge::from_http(Some(header), broken.to_string().as_bytes()),
-        Err("the body: accepts[0].amount is not a string".into())
+        broken,
+        refused(
+            Some(Within::Body),
+            Problem::Member {
+                member: Member::OptionMember(0, "amount"),
+                rule: MemberRule::NotAString
+            }
+        )
+    );
+    assert_eq!(
+        broken.unwrap_err().to_string(),
+        "the body: accepts[0].amount is not a string"
     );
     // The fields only shown (extra, description) may differ without a disagreement.
     let mut reworded = v2.clone();
@@ -109,13 +132,30 @@ fn http_without_a_header_reads_the_body() {
         "https://api.example.com/premium-data"
     );
     assert_eq!(challenge.options[1].endpoint.chain(), "solana");
+    let page = Challenge::from_http(None, b"<html>pay</html>");
     assert_eq!(
-        Challenge::from_http(None, b"<html>pay</html>"),
-        Err("no PAYMENT-REQUIRED header, and the body: not strict JSON: expected a JSON value at byte 0".into())
+        page,
+        refused(
+            Some(Within::BodyWithoutHeader),
+            Problem::NotJson(ParseError {
+                kind: ParseErrorKind::ExpectedValue,
+                offset: 0
+            })
+        )
+    );
+    assert_eq!(
+        page.unwrap_err().to_string(),
+        "no PAYMENT-REQUIRED header, and the body: not strict JSON: expected a JSON value at byte 0"
     );
     assert_eq!(
         Challenge::from_http(None, b"{}"),
-        Err("no PAYMENT-REQUIRED header, and the body: x402Version is missing".into())
+        refused(
+            Some(Within::BodyWithoutHeader),
+            Problem::Member {
+                member: Member::Top("x402Version"),
+                rule: MemberRule::Missing
+            }
+        )
     );
 }
 
@@ -132,19 +172,23 @@ fn size_and_count_are_bounded() {
     let over = v1.to_string();
     assert_eq!(
         Challenge::from_json(over.as_bytes()),
-        Err("the challenge is larger than 64 KiB".into())
+        refused(None, Problem::TooLarge)
     );
     // The same through the header: one byte over once decoded, and a value
     // too long to be base64 of 64 KiB, refused before decoding.
     let header = x402_verdict_core::keys::encode_base64(over.as_bytes());
     assert_eq!(
         Challenge::from_header(&header),
-        Err("the PAYMENT-REQUIRED header: the challenge is larger than 64 KiB".into())
+        refused(Some(Within::Header), Problem::TooLarge)
     );
     let header = format!("{header}AAAA");
     assert_eq!(
         Challenge::from_header(&header),
-        Err("the PAYMENT-REQUIRED header is longer than base64 of 64 KiB".into())
+        refused(None, Problem::HeaderTooLong)
+    );
+    assert_eq!(
+        Challenge::from_header("not base64!"),
+        refused(None, Problem::HeaderNotBase64)
     );
     let header = x402_verdict_core::keys::encode_base64(at_cap.as_bytes());
     assert!(Challenge::from_header(&header).is_ok());
@@ -155,8 +199,67 @@ fn size_and_count_are_bounded() {
     let at_most = Challenge::from_json(many.to_string().as_bytes()).unwrap();
     assert_eq!(at_most.options.len(), MAX_OPTIONS);
     many["accepts"] = json!(vec![option; MAX_OPTIONS + 1]);
+    let many = Challenge::from_json(many.to_string().as_bytes());
     assert_eq!(
-        Challenge::from_json(many.to_string().as_bytes()),
-        Err("accepts lists 33 options, more than 32".into())
+        many,
+        refused(None, Problem::TooManyOptions(MAX_OPTIONS + 1))
     );
+    assert_eq!(
+        many.unwrap_err().to_string(),
+        "accepts lists 33 options, more than 32"
+    );
+}
+
+#[test]
+fn each_problem_is_named_by_its_type() {
+    use MemberRule::*;
+    let member = |member, rule| Problem::Member { member, rule };
+    let option = r#"{"scheme":"exact","network":"base","maxAmountRequired":"1","resource":"https://r.example/","payTo":"0x1","asset":"0x2"}"#;
+    let v1 = |accepts: &str| format!(r#"{{"x402Version":1,"accepts":[{accepts}]}}"#);
+    let cases: Vec<(String, Option<Within>, Problem)> = vec![
+        (r#"{"a":1}"#.into(), None, Problem::NotAChallenge),
+        ("[1]".into(), None, Problem::HeaderNotBase64),
+        (r#"{"x402Version":3,"accepts":[]}"#.into(), None, member(Member::Top("x402Version"), NotOneOrTwo)),
+        (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), Missing)),
+        (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), NotAList)),
+        (v1(""), None, Problem::NoOptions),
+        (v1(&format!("{option},1")), None, member(Member::Option(1), NotAnObject)),
+        (
+            v1(&option.replace(r#""1""#, r#""1.5""#)),
+            None,
+            member(Member::OptionMember(0, "maxAmountRequired"), NotDigits),
+        ),
+        (
+            v1(&option.replace("0x1", "")),
+            None,
+            member(Member::OptionMember(0, "payTo"), Field(FieldRule::Empty)),
+        ),
+        (
+            r#"{"x402Version":2,"resource":{},"accepts":[{}]}"#.into(),
+            None,
+            member(Member::ResourceUrl, Missing),
+        ),
+        (r#"{"isError":true,"content":1}"#.into(), None, Problem::NoChallengeInResult),
+        (r#"{"jsonrpc":"2.0","result":1}"#.into(), None, Problem::ResultNotAnObject),
+        (
+            r#"{"isError":true,"content":[{"type":"text","text":"{}"}]}"#.into(),
+            None,
+            Problem::NoChallengeInText,
+        ),
+        (
+            r#"{"isError":true,"structuredContent":{"x402/error":{"data":{"x402Version":1,"accepts":[]}}}}"#.into(),
+            Some(Within::StructuredContent { wrapped: true }),
+            Problem::NoOptions,
+        ),
+        (
+            r#"{"isError":true,"content":[{"type":"text","text":"{\"x402Version\":1,\"accepts\":1}"}]}"#.into(),
+            Some(Within::ContentText { wrapped: false }),
+            member(Member::Top("accepts"), NotAList),
+        ),
+        ("{".into(), None, Problem::NotJson(ParseError { kind: ParseErrorKind::ExpectedMemberName, offset: 1 })),
+    ];
+    for (text, within, problem) in cases {
+        let got = Challenge::from_text(&text).map(|_| ());
+        assert_eq!(got, Err(ChallengeError { within, problem }), "{text}");
+    }
 }

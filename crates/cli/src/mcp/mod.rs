@@ -58,8 +58,8 @@ impl McpConfig {
             Some(v) => v
                 .trim()
                 .parse::<u64>()
-                .map_err(|_| "must be a whole number")
-                .and_then(check_timeout_ms)
+                .map_err(|_| "must be a whole number".to_owned())
+                .and_then(|ms| check_timeout_ms(ms).map_err(|e| e.to_string()))
                 .map_err(|p| format!("VERIFICATION_TIMEOUT_MS {p}"))?,
         };
         let strict = match var("VERIFICATION_STRICT").as_deref() {
