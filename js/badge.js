@@ -103,6 +103,16 @@ const CSS = `:host {
     position-try-fallbacks: flip-inline, flip-block, flip-block flip-inline;
   }
 }
+/* Without anchor positioning: the top layer (see popover() below). */
+.tip[popover]:not(:popover-open) { display: none; }
+.tip:popover-open {
+  display: block;
+  position: fixed;
+  inset: auto;
+  margin: 0;
+  overflow: visible;
+  position-try-fallbacks: none;
+}
 @media (forced-colors: active) {
   .badge { border-color: CanvasText; }
 }`;
@@ -117,13 +127,16 @@ const HOST = "x402-verdict-host";
  * (the loader's and the package's) and every realm (Symbol.for is global). */
 const SHEET = Symbol.for("x402-verdict.sheet");
 
+/** For browsers without light-dark() (before Chrome 123, Safari 17.5, Firefox 120): the light colours. */
+const LIGHT_ONLY = CSS.replace(/light-dark\(([^,]+),[^)]*\)/g, "$1");
+
 /** The document's stylesheet, made in its own window; none without a window. */
 function sheetFor(doc) {
   const view = doc.defaultView;
   if (!view) return null;
   if (!doc[SHEET]) {
     const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(CSS);
+    sheet.replaceSync(view.CSS?.supports("color", "light-dark(red, red)") ? CSS : LIGHT_ONLY);
     doc[SHEET] = sheet;
   }
   return doc[SHEET];
@@ -159,6 +172,61 @@ function element(doc, parent, className, attributes = {}) {
   return node;
 }
 
+/** No CSS anchor positioning (Firefox, older Safari) but the Popover API:
+ * the hover text opens in the top layer, placed by script. */
+const ANCHORLESS = (() => {
+  try {
+    return !globalThis.CSS.supports("anchor-name: --a") && "showPopover" in HTMLElement.prototype;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Shows `tip` in the top layer (out of any overflow: hidden box) while the
+ * badge is hovered or focused, below it or flipped above, shifted to stay
+ * inside the viewport: placed by a stylesheet of the badge's own (no style
+ * attribute), moved along when the page scrolls or resizes.
+ */
+function popover(host, badge, tip) {
+  tip.setAttribute("popover", "manual");
+  const root = host.shadowRoot;
+  let own;
+  const place = () => {
+    const doc = host.ownerDocument;
+    const [b, t] = [badge.getBoundingClientRect(), tip.getBoundingClientRect()];
+    const { clientWidth: width, clientHeight: height } = doc.documentElement;
+    const below = b.bottom + 6;
+    const y = below + t.height > height - 8 && b.top - 6 - t.height >= 0 ? b.top - 6 - t.height : below;
+    const x = Math.max(8, Math.min(b.left, width - 8 - t.width));
+    own ??= new doc.defaultView.CSSStyleSheet();
+    own.replaceSync(`.tip:popover-open{top:${y}px;left:${x}px}`);
+    if (root.adoptedStyleSheets[1] !== own) root.adoptedStyleSheets = [...root.adoptedStyleSheets.slice(0, 1), own];
+  };
+  const on = new Set();
+  const toggle = ({ type }) => {
+    if (type === "pointerenter" || type === "focus") on.add(type);
+    if (type === "pointerleave") on.delete("pointerenter");
+    if (type === "blur") on.delete("focus");
+    try {
+      const view = host.ownerDocument.defaultView;
+      if (on.size && !host.hasAttribute("data-dismissed")) {
+        if (!tip.matches(":popover-open")) tip.showPopover();
+        place();
+        view.addEventListener("scroll", place, true);
+        view.addEventListener("resize", place);
+      } else {
+        if (tip.matches(":popover-open")) tip.hidePopover();
+        view.removeEventListener("scroll", place, true);
+        view.removeEventListener("resize", place);
+      }
+    } catch {
+      // Not connected: nothing to show.
+    }
+  };
+  for (const type of ["pointerenter", "pointerleave", "focus", "blur", "keydown"]) badge.addEventListener(type, toggle);
+}
+
 /**
  * Puts a badge reading "checking" in `container` (any element, of any
  * document or realm, connected or not), replacing its content, and returns
@@ -181,6 +249,7 @@ export function mount(container) {
       // Escape closes the hover text until the pointer leaves or focus moves on.
       badge.addEventListener("keydown", (event) => event.key === "Escape" && host.setAttribute("data-dismissed", ""));
       for (const type of ["blur", "pointerleave"]) badge.addEventListener(type, () => host.removeAttribute("data-dismissed"));
+      if (ANCHORLESS) popover(host, badge, root.lastChild);
       container.replaceChildren(host);
     }
     show(host, "checking", "checking", "Checking the verification service…");

@@ -38,10 +38,17 @@ function span(name, extra = "") {
 const checking = () => span("verified", `data-base-url="${site.url}/slow" data-timeout-ms="60000"`).replace(`data-base-url="${site.url}" `, "");
 
 let count = 0;
-async function open(body, { style = "", colorScheme = "light", viewport = { width: 800, height: 600 } } = {}) {
+/** In the page, before anything runs: CSS.supports answers false for features matching `pattern`, as a browser without them would. */
+function hideFeature(pattern) {
+  const supports = CSS.supports.bind(CSS);
+  CSS.supports = (...query) => !new RegExp(pattern).test(query.join(" ")) && supports(...query);
+}
+
+async function open(body, { style = "", colorScheme = "light", viewport = { width: 800, height: 600 }, hide } = {}) {
   const path = `/a${++count}.html`;
   site.pages.set(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><style>${style}</style><script src="/pkg/embed.js"></script></head><body>${body}</body></html>`);
   const tab = await browser.newPage({ colorScheme, viewport });
+  if (hide) await tab.addInitScript(hideFeature, hide);
   await tab.goto(site.url + path);
   await tab.waitForFunction(() => {
     const hosts = [...document.querySelectorAll(".x402-verdict-badge")];
@@ -71,6 +78,13 @@ describe("colour scheme", () => {
   test("theme forces the light or dark badge, as an attribute of either form", async () => {
     const tab = await open(`${span("stale", 'data-theme="dark"')} ${span("stale", 'data-theme="light"')} ${span("stale", 'data-theme="auto"')}`, { colorScheme: "dark", style: ":root { color-scheme: dark; }" });
     assert.deepEqual(await backgrounds(tab), [DARK, LIGHT, DARK]);
+    await tab.close();
+  });
+
+  test("a browser without light-dark() gets the light badge, coloured, even on a dark page", async () => {
+    const tab = await open(`${span("stale")} ${span("verified")}`, { colorScheme: "dark", style: ":root { color-scheme: dark; }", hide: "light-dark" });
+    await tab.waitForFunction(() => document.querySelectorAll(".x402-verdict-badge[data-state='human-backed']").length === 1);
+    assert.deepEqual(await backgrounds(tab), [LIGHT, "rgb(232, 245, 236)"]);
     await tab.close();
   });
 
@@ -104,54 +118,74 @@ describe("size follows the text", () => {
   });
 });
 
-describe("hover text", () => {
-  /** The hover text's box and the page's widths, with the badge hovered or not. */
-  const measure = (tab, selector) => tab.$eval(selector, (host) => {
-    const tip = host.shadowRoot.querySelector(".tip");
-    const r = tip.getBoundingClientRect();
-    // Hit-test the tip's centre (it takes no pointer events; for this look only, it does).
-    tip.style.pointerEvents = "auto";
-    const center = host.shadowRoot.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    tip.style.pointerEvents = "";
-    return {
-      shown: getComputedStyle(tip).display !== "none",
-      inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
-      onTop: center === tip,
-      scroll: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
-    };
-  });
+// Where anchor positioning is missing (Firefox, older Safari), as far as scripts can tell: the top layer.
+for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, where anchor positioning is missing", "anchor"]]) {
+  describe(`hover text, by ${way}`, () => {
+    /** The hover text's box and the page's widths, with the badge hovered or not. */
+    const measure = (tab, selector) => tab.$eval(selector, (host) => {
+      const tip = host.shadowRoot.querySelector(".tip");
+      const r = tip.getBoundingClientRect();
+      // Hit-test the tip's centre (it takes no pointer events; for this look only, it does,
+      // by a sheet of the test's: a style attribute would be found below).
+      const sheets = host.shadowRoot.adoptedStyleSheets;
+      const look = new CSSStyleSheet();
+      look.replaceSync(".tip { pointer-events: auto !important; }");
+      host.shadowRoot.adoptedStyleSheets = [...sheets, look];
+      const center = host.shadowRoot.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      host.shadowRoot.adoptedStyleSheets = sheets;
+      return {
+        shown: getComputedStyle(tip).display !== "none",
+        inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+        onTop: center === tip,
+        scroll: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+        topLayer: tip.matches("[popover]:popover-open"),
+      };
+    });
+    /** No badge carries a style attribute (a strict Content-Security-Policy would refuse one). */
+    const styleAttributes = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts.filter((h) => h.hasAttribute("style") || h.shadowRoot.querySelector("[style]")).map((h) => h.outerHTML + h.shadowRoot.innerHTML));
 
-  test("at the right edge and inside an overflow: hidden card it lies on screen; hidden, it never widens the page", async () => {
-    const style = `.right { text-align: right; margin: 0; } .card { overflow: hidden; height: 40px; width: 200px; border: 1px solid #888; margin: 40px; }`;
-    const tab = await open(`<p class="right" id="edge">${span("verified")}</p><div class="card" id="card">${span("revoked")}</div><p id="bottom" style="position:absolute; bottom:0; left:300px; margin:0">${span("stale")}</p>`, { style });
-    for (const id of ["edge", "card", "bottom"]) {
-      const hidden = await measure(tab, `#${id} .x402-verdict-badge`);
-      assert.equal(hidden.shown, false, id);
-      assert.equal(hidden.scroll[0], hidden.scroll[1], `${id}: hidden, it does not widen the page`);
-      await tab.hover(`#${id} .x402-verdict-badge`);
-      const shown = await measure(tab, `#${id} .x402-verdict-badge`);
-      await tab.screenshot({ path: `${ARTIFACTS}tip-${id}.png` });
-      assert.deepEqual(shown, { shown: true, inside: true, onTop: true, scroll: hidden.scroll }, id);
-      await tab.mouse.move(0, 0);
-    }
-    await tab.close();
-  });
+    test("at the right edge, at the bottom and inside an overflow: hidden card it lies on screen; hidden, it never widens the page", async () => {
+      const style = `.right { text-align: right; margin: 0; } .card { overflow: hidden; height: 40px; width: 200px; border: 1px solid #888; margin: 40px; }`;
+      const tab = await open(`<p class="right" id="edge">${span("verified")}</p><div class="card" id="card">${span("revoked")}</div><p id="bottom" style="position:absolute; bottom:0; left:300px; margin:0">${span("stale")}</p>`, { style, hide });
+      for (const id of ["edge", "card", "bottom"]) {
+        const hidden = await measure(tab, `#${id} .x402-verdict-badge`);
+        assert.equal(hidden.shown, false, id);
+        assert.equal(hidden.scroll[0], hidden.scroll[1], `${id}: hidden, it does not widen the page`);
+        await tab.hover(`#${id} .x402-verdict-badge`);
+        const shown = await measure(tab, `#${id} .x402-verdict-badge`);
+        await tab.screenshot({ path: `${ARTIFACTS}tip-${id}${hide ? "-top-layer" : ""}.png` });
+        assert.deepEqual(shown, { shown: true, inside: true, onTop: true, scroll: hidden.scroll, topLayer: Boolean(hide) }, id);
+        assert.deepEqual(await styleAttributes(tab), [], `${id}: no style attribute`);
+        await tab.mouse.move(0, 0);
+        assert.equal((await measure(tab, `#${id} .x402-verdict-badge`)).shown, false, `${id}: closed when the pointer leaves`);
+      }
+      await tab.close();
+    });
 
-  test("keyboard: focus shows it, Escape closes it, focus moving on and back shows it again", async () => {
-    const tab = await open(`<button id="before">before</button> ${span("verified")} <button id="after">after</button>`);
-    const shown = () => tab.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display !== "none");
-    await tab.focus("#before");
-    await tab.keyboard.press("Tab");
-    assert.equal(await shown(), true);
-    assert.equal(await tab.$eval(".x402-verdict-badge", (h) => h.shadowRoot.querySelector(".badge").getAttribute("aria-describedby")), "tip");
-    await tab.keyboard.press("Escape");
-    assert.equal(await shown(), false);
-    await tab.keyboard.press("Tab");
-    await tab.keyboard.press("Shift+Tab");
-    assert.equal(await shown(), true);
-    await tab.close();
+    test("keyboard: focus shows it, Escape closes it, focus moving on and back shows it again", async () => {
+      const tab = await open(`<button id="before">before</button> ${span("verified")} <button id="after">after</button>`, { hide });
+      // Shown, and in the top layer when that is the way.
+      const shown = () => tab.$eval(".x402-verdict-badge", (h) => {
+        const tip = h.shadowRoot.querySelector(".tip");
+        return [getComputedStyle(tip).display !== "none", tip.matches(":popover-open")];
+      });
+      const [opened, closed] = [[true, Boolean(hide)], [false, false]];
+      await tab.focus("#before");
+      await tab.keyboard.press("Tab");
+      assert.deepEqual(await shown(), opened);
+      assert.equal(await tab.$eval(".x402-verdict-badge", (h) => h.shadowRoot.querySelector(".badge").getAttribute("aria-describedby")), "tip");
+      await tab.keyboard.press("Escape");
+      assert.deepEqual(await shown(), closed);
+      await tab.keyboard.press("Tab");
+      assert.deepEqual(await shown(), closed, "blur closes it");
+      await tab.keyboard.press("Shift+Tab");
+      assert.deepEqual(await shown(), opened);
+      await tab.keyboard.press("Tab");
+      assert.deepEqual(await shown(), closed, "blur closes it");
+      await tab.close();
+    });
   });
-});
+}
 
 test("screenshots: every state in both themes at two text sizes", async () => {
   const row = (size) => `<p style="font-size:${size}px">Operator: ${span("verified")} ${span("revoked")} ${span("stale")} ${checking()}</p>`;
