@@ -262,6 +262,8 @@ export function mount(container) {
 /** Badges drawn per frame at most: the style and layout of a thousand shadow
  * roots at once is a long task of its own; fifty are a few milliseconds. */
 const PER_FRAME = 50;
+/** The most time a frame spends drawing waiting badges (a slow device draws fewer). */
+const FRAME_MS = 8;
 /** The count of this frame and the drawings waiting for a later one, shared
  * by every copy of this code in the page (the loader's and the package's). */
 const FRAMES = Symbol.for("x402-verdict.frames");
@@ -275,7 +277,8 @@ function nextFrame() {
     if (frames.next !== id) return;
     frames.next = 0;
     frames.drawn = 0;
-    while (frames.waiting.length && frames.drawn < PER_FRAME) turn(frames.waiting.shift());
+    const end = performance.now() + FRAME_MS;
+    while (frames.waiting.length && frames.drawn < PER_FRAME && performance.now() < end) turn(frames.waiting.shift());
   };
   try {
     requestAnimationFrame(go);
