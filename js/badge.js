@@ -193,6 +193,11 @@ function popover(host, badge, tip) {
   const root = host.shadowRoot;
   let own;
   const place = () => {
+    // Removed while open: it stops following the page.
+    if (!host.isConnected) {
+      on.clear();
+      return toggle({});
+    }
     const doc = host.ownerDocument;
     const [b, t] = [badge.getBoundingClientRect(), tip.getBoundingClientRect()];
     const { clientWidth: width, clientHeight: height } = doc.documentElement;

@@ -162,6 +162,20 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
       await tab.close();
     });
 
+    test("it follows the badge when the page scrolls", async () => {
+      const tab = await open(`<p style="margin-top:200px">${span("verified")}</p><div style="height:2000px"></div>`, { hide });
+      await tab.focus(".x402-verdict-badge >> .badge");
+      const gap = () => tab.$eval(".x402-verdict-badge", (h) => {
+        const [badge, tip] = [".badge", ".tip"].map((s) => h.shadowRoot.querySelector(s).getBoundingClientRect());
+        return [Math.round(tip.top - badge.bottom), Math.round(tip.left - badge.left)];
+      });
+      assert.deepEqual(await gap(), [6, 0]);
+      await tab.evaluate(() => scrollBy(0, 120));
+      await tab.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      assert.deepEqual(await gap(), [6, 0]);
+      await tab.close();
+    });
+
     test("keyboard: focus shows it, Escape closes it, focus moving on and back shows it again", async () => {
       const tab = await open(`<button id="before">before</button> ${span("verified")} <button id="after">after</button>`, { hide });
       // Shown, and in the top layer when that is the way.
