@@ -35,6 +35,7 @@ import { minify } from "terser";
 import { launch } from "../tests/support/browser.mjs";
 import { startListingService } from "../tests/support/listing-service.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
+import { PACKAGE } from "../tests/support/package.mjs";
 
 /** The last commit before listings were worked on (lazy badges, budget, appearance). */
 const BEFORE = "62e525c0af446b144ad630d0cad0ac82a7545562";
@@ -84,7 +85,7 @@ function baselinePackage() {
 async function budgetPackage(budget) {
   const dir = `${ROOT}.work/bench-budget/${budget}`;
   rmSync(dir, { recursive: true, force: true });
-  cpSync(`${ROOT}pkg`, dir, { recursive: true, dereference: true });
+  cpSync(PACKAGE, dir, { recursive: true, dereference: true });
   const source = readFileSync(`${ROOT}js/index.js`, "utf8");
   if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench-listing: js/index.js has no line `const BUDGET = <n>;` to vary");
   const varied = source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`);
@@ -92,7 +93,7 @@ async function budgetPackage(budget) {
   return dir;
 }
 
-if (!existsSync(`${ROOT}pkg/embed.js`)) throw new Error("bench-listing: no pkg/ here: run `bash scripts/build.sh` first");
+if (!existsSync(`${PACKAGE}embed.js`)) throw new Error(`bench-listing: no package in ${PACKAGE}: run \`bash scripts/build.sh\` first`);
 /** The cases: a label, the package folder (none: the control page without badges) and the loading mode. */
 const cases = [];
 if (!args["no-baseline"]) cases.push({ label: "before", pkg: args.baseline ?? baselinePackage(), mode: "eager" });
@@ -102,7 +103,7 @@ if (args.budgets) {
     for (const mode of modes) cases.push({ label: `${mode} b${budget}`, pkg, mode });
   }
 } else {
-  for (const mode of modes) cases.push({ label: mode, pkg: `${ROOT}pkg`, mode });
+  for (const mode of modes) cases.push({ label: mode, pkg: PACKAGE, mode });
 }
 cases.push({ label: "no badge", pkg: null, mode: "eager" });
 

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
 import { launch } from "../support/browser.mjs";
 import { startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/`;
@@ -20,7 +21,7 @@ let demo, site, browser;
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   [demo, site, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), launch()]);
-  site.folders.set("/pkg/", `${ROOT}pkg/`);
+  site.folders.set("/pkg/", PACKAGE);
   site.proxy = demo.url;
   // A service that has not answered yet: the "checking" state.
   site.delays.set("/slow/v0/verdict", 20000);

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
 import { launch } from "../support/browser.mjs";
 import { startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/`;
@@ -19,7 +20,7 @@ let demo, site, cdn, browser;
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   [demo, site, cdn, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), startOrigin(), launch()]);
-  for (const origin of [site, cdn]) origin.folders.set("/pkg/", `${ROOT}pkg/`);
+  for (const origin of [site, cdn]) origin.folders.set("/pkg/", PACKAGE);
   cdn.cors = true;
 });
 after(async () => {

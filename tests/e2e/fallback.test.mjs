@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import { generateKeyPairSync } from "node:crypto";
 import { launch } from "../support/browser.mjs";
 import { startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** A real Ed25519 public key, base64 (the fallback cannot tell a curve point from other 32 bytes). */
@@ -157,7 +158,7 @@ before(async () => {
   });
   await new Promise((ok) => service.listen(0, "127.0.0.1", ok));
   [site, browser] = await Promise.all([startOrigin(), launch()]);
-  site.folders.set("/pkg/", `${ROOT}pkg/`);
+  site.folders.set("/pkg/", PACKAGE);
   site.pages.set("/table.html", "<!doctype html><title>table</title><body></body>");
 });
 after(async () => {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { launch } from "../support/browser.mjs";
 import { startListingService } from "../support/listing-service.mjs";
 import { startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BUDGET = 4;
@@ -20,7 +21,7 @@ let listingService, service, site, browser;
 before(async () => {
   [listingService, site, browser] = await Promise.all([startListingService(), startOrigin(), launch()]);
   service = listingService.service;
-  site.folders.set("/pkg/", `${ROOT}pkg/`);
+  site.folders.set("/pkg/", PACKAGE);
 });
 after(async () => {
   await browser?.close();

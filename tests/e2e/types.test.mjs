@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const DIR = `${ROOT}.work/types/`;
@@ -22,7 +23,7 @@ test("the README's examples compile under tsc --strict", () => {
   writeFileSync(`${DIR}tsconfig.json`, JSON.stringify({
     compilerOptions: {
       strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler",
-      lib: ["es2022", "dom"], skipLibCheck: false, paths: { "x402-verdict-badge": [`${ROOT}pkg/index.d.ts`] },
+      lib: ["es2022", "dom"], skipLibCheck: false, paths: { "x402-verdict-badge": [`${PACKAGE}index.d.ts`] },
     },
     files,
   }));

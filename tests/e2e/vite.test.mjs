@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
 import { launch } from "../support/browser.mjs";
 import { startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const APP = `${ROOT}.work/vite-app/`;
@@ -18,7 +19,7 @@ before(async () => {
   rmSync(APP, { recursive: true, force: true });
   const installed = `${APP}node_modules/x402-verdict-badge`;
   mkdirSync(installed, { recursive: true });
-  const tarball = execFileSync("npm", ["pack", `${ROOT}pkg`, "--pack-destination", APP, "--silent"], { encoding: "utf8" }).trim().split("\n").pop();
+  const tarball = execFileSync("npm", ["pack", PACKAGE, "--pack-destination", APP, "--silent"], { encoding: "utf8" }).trim().split("\n").pop();
   execFileSync("tar", ["-xzf", `${APP}${tarball}`, "-C", installed, "--strip-components=1"]);
   writeFileSync(`${APP}index.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title></head>
 <body><p>Seller: <span id="badge"></span></p><p>Element: <x402-verdict-badge id="element"></x402-verdict-badge></p>
