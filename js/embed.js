@@ -42,6 +42,7 @@ let drawn = 0;
 
 /** Placeholders (or, when the package cannot load, "unknown") for badges not drawn yet. */
 function draw(root) {
+  if (!failed && drawn >= AT_ONCE) return;
   for (const element of markedUnder(root)) {
     if (!failed && (drawn >= AT_ONCE || element.firstElementChild?.shadowRoot)) continue;
     drawn++;
@@ -56,9 +57,14 @@ function draw(root) {
 }
 
 function added(records) {
+  // Placeholders enough, the package still loading: it renders what is in
+  // the document then; nothing to do for each node the parser adds.
+  if (!loaded && !failed && drawn >= AT_ONCE) return;
   for (const record of records) {
     for (const node of record.addedNodes) {
-      if (node.nodeType !== 1) continue;
+      // While the page parses, every element arrives empty, thousands of
+      // them in a listing: one match each, no search beneath.
+      if (node.nodeType !== 1 || (!node.firstElementChild && !node.matches(SELECTOR))) continue;
       draw(node);
       loaded?.renderAll(node, LAZY);
     }
