@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 cargo build --release -p x402-verdict --quiet
+# The demo's published-metrics page, from the committed snapshot (served at
+# /metrics/ by npm start).
+target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics
 
 # target, out_dir, profile, wasm_opt_passes, size_rustflags, size_cargo_args,
 # fallback_warning: from wasm-pack.toml.

@@ -1,5 +1,6 @@
-// Regenerates the demo's published metrics: demo/metrics/snapshot.json and
-// the static page in www/metrics/ (served at /metrics/ by `npm start`).
+// Regenerates the demo's published metrics: demo/metrics/snapshot.json, and
+// from it the static page in www/metrics/ (served at /metrics/ by `npm
+// start`; scripts/build.sh writes the page from the snapshot too).
 //
 //   node scripts/demo-metrics.mjs
 //
