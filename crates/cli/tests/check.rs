@@ -47,17 +47,13 @@ fn v1_challenge() -> Value {
 /// The real service with one attestation (`good`, under `base`) and the demo
 /// paid resource answering [`v2_challenge`].
 async fn service() -> (String, Service) {
-    let dir = scratch("check");
-    let keys = dir.join("keys.json");
-    let key = keygen(&keys, false).await;
-    let registry = dir.join("registry.json");
     let entry = attestation(&format!("{R}good"), "active", 1, 24 * 30);
-    std::fs::write(&registry, json!({ "attestations": [entry] }).to_string()).unwrap();
-    let paid = dir.join("paid.json");
+    let files = ServiceFiles::new("check", &json!({ "attestations": [entry] }).to_string()).await;
+    let paid = files.dir.join("paid.json");
     std::fs::write(&paid, v2_challenge().to_string()).unwrap();
-    let service =
-        Service::start_with(&registry, &keys, &["--demo-paid", paid.to_str().unwrap()]).await;
-    (key, service)
+    let options = ["--demo-paid", paid.to_str().unwrap()];
+    let service = Service::start_with(&files.registry, &files.keys, &options).await;
+    (files.public_key, service)
 }
 
 /// A loopback server with a resource for each case; records every request's headers.
@@ -412,11 +408,12 @@ async fn reads_saved_challenges_without_asking_anyone() {
 
 #[tokio::test]
 async fn serve_refuses_a_demo_challenge_it_cannot_send() {
-    let dir = scratch("paid-refused");
-    let keys = dir.join("keys.json");
-    keygen(&keys, false).await;
-    let registry = dir.join("registry.json");
-    std::fs::write(&registry, "{}").unwrap();
+    let ServiceFiles {
+        dir,
+        keys,
+        registry,
+        ..
+    } = ServiceFiles::new("paid-refused", "{}").await;
     let paid = dir.join("paid.json");
     std::fs::write(&paid, v1_challenge().to_string()).unwrap();
     let (r, k, p) = (

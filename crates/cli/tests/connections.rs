@@ -13,14 +13,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 async fn small_service(options: &[&str]) -> (PathBuf, Service) {
-    let dir = scratch("connections");
-    let keys = dir.join("keys.json");
-    keygen(&keys, false).await;
-    let registry = dir.join("registry.json");
     let entry = attestation(&format!("{R}good"), "active", 1, 24);
-    std::fs::write(&registry, json!({ "attestations": [entry] }).to_string()).unwrap();
-    let service = Service::start_with(&registry, &keys, options).await;
-    (dir, service)
+    let files = ServiceFiles::new(
+        "connections",
+        &json!({ "attestations": [entry] }).to_string(),
+    )
+    .await;
+    let service = Service::start_with(&files.registry, &files.keys, options).await;
+    (files.dir, service)
 }
 
 async fn connect(service: &Service) -> TcpStream {

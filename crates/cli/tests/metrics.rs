@@ -64,11 +64,12 @@ struct Setup {
 
 impl Setup {
     async fn new(registry: &Value) -> Setup {
-        let dir = scratch("metrics");
-        let keys = dir.join("keys.json");
-        keygen(&keys, false).await;
-        let path = dir.join("registry.json");
-        std::fs::write(&path, registry.to_string()).unwrap();
+        let ServiceFiles {
+            dir,
+            keys,
+            registry: path,
+            ..
+        } = ServiceFiles::new("metrics", &registry.to_string()).await;
         let operator = dir.join("operator.json");
         std::fs::write(
             &operator,

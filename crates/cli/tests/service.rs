@@ -362,11 +362,12 @@ async fn refuses_to_start_on_bad_files() {
 #[tokio::test]
 async fn refuses_a_secret_key_file_others_can_access() {
     use std::os::unix::fs::PermissionsExt as _;
-    let dir = scratch("mode");
-    let keys = dir.join("keys.json");
-    keygen(&keys, false).await;
-    let registry = dir.join("registry.json");
-    std::fs::write(&registry, "{}").unwrap();
+    let ServiceFiles {
+        dir,
+        keys,
+        registry,
+        ..
+    } = ServiceFiles::new("mode", "{}").await;
     let verdict = dir.join("verdict.json");
     std::fs::write(
         &verdict,

@@ -105,10 +105,10 @@ impl Challenge {
         for (i, item) in accepts.iter().enumerate() {
             let at = |member, rule| Problem::Member { member, rule };
             if !matches!(item, Value::Object(_)) {
-                return Err(at(Member::Option(i), NotAnObject).into());
+                return Err(at(Member::Accepted(i), NotAnObject).into());
             }
             let option = read_option(item, resource)
-                .map_err(|(name, rule)| at(Member::OptionMember(i, name), rule))?;
+                .map_err(|(name, rule)| at(Member::AcceptedMember(i, name), rule))?;
             options.push(option);
         }
         Ok(Challenge { version, options })
@@ -357,9 +357,9 @@ pub enum Member {
     /// The v2 `resource.url`.
     ResourceUrl,
     /// Accepted option `i` itself.
-    Option(usize),
+    Accepted(usize),
     /// A member of accepted option `i` (`payTo`, `amount`, …).
-    OptionMember(usize, &'static str),
+    AcceptedMember(usize, &'static str),
 }
 
 /// A rule a member of a challenge can break, for [`Problem::Member`].
@@ -387,9 +387,9 @@ pub enum Difference {
     /// `x402Version`.
     Version,
     /// The number of accepted options.
-    OptionCount,
+    AcceptedCount,
     /// Accepted option `i`.
-    Option(usize),
+    Accepted(usize),
 }
 
 impl fmt::Display for ChallengeError {
@@ -435,8 +435,8 @@ impl fmt::Display for Problem {
                 f.write_str("the PAYMENT-REQUIRED header and the body disagree (")?;
                 match difference {
                     Difference::Version => f.write_str("x402Version")?,
-                    Difference::OptionCount => f.write_str("the number of accepted options")?,
-                    Difference::Option(i) => write!(f, "accepts[{i}]")?,
+                    Difference::AcceptedCount => f.write_str("the number of accepted options")?,
+                    Difference::Accepted(i) => write!(f, "accepts[{i}]")?,
                 }
                 ")"
             }
@@ -458,8 +458,8 @@ impl fmt::Display for Member {
         match self {
             Member::Top(name) => f.write_str(name),
             Member::ResourceUrl => f.write_str("resource.url"),
-            Member::Option(i) => write!(f, "accepts[{i}]"),
-            Member::OptionMember(i, name) => write!(f, "accepts[{i}].{name}"),
+            Member::Accepted(i) => write!(f, "accepts[{i}]"),
+            Member::AcceptedMember(i, name) => write!(f, "accepts[{i}].{name}"),
         }
     }
 }
@@ -542,8 +542,8 @@ fn difference(a: &Challenge, b: &Challenge) -> Option<Difference> {
         return Some(Difference::Version);
     }
     if a.options.len() != b.options.len() {
-        return Some(Difference::OptionCount);
+        return Some(Difference::AcceptedCount);
     }
     let i = a.options.iter().zip(&b.options).position(|(x, y)| x != y)?;
-    Some(Difference::Option(i))
+    Some(Difference::Accepted(i))
 }

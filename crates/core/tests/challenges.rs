@@ -80,7 +80,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     let disagree = Challenge::from_http(Some(header), other.to_string().as_bytes());
     assert_eq!(
         disagree,
-        refused(None, Problem::Disagree(Difference::Option(1)))
+        refused(None, Problem::Disagree(Difference::Accepted(1)))
     );
     assert_eq!(
         disagree.unwrap_err().to_string(),
@@ -90,7 +90,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     fewer["accepts"].as_array_mut().unwrap().pop();
     assert_eq!(
         Challenge::from_http(Some(header), fewer.to_string().as_bytes()),
-        refused(None, Problem::Disagree(Difference::OptionCount))
+        refused(None, Problem::Disagree(Difference::AcceptedCount))
     );
     let v1 = fixture("x402 v1 body");
     assert_eq!(
@@ -105,7 +105,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
         refused(
             Some(Within::Body),
             Problem::Member {
-                member: Member::OptionMember(0, "amount"),
+                member: Member::AcceptedMember(0, "amount"),
                 rule: MemberRule::NotAString
             }
         )
@@ -223,16 +223,16 @@ fn each_problem_is_named_by_its_type() {
         (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), Missing)),
         (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), NotAList)),
         (v1(""), None, Problem::NoOptions),
-        (v1(&format!("{option},1")), None, member(Member::Option(1), NotAnObject)),
+        (v1(&format!("{option},1")), None, member(Member::Accepted(1), NotAnObject)),
         (
             v1(&option.replace(r#""1""#, r#""1.5""#)),
             None,
-            member(Member::OptionMember(0, "maxAmountRequired"), NotDigits),
+            member(Member::AcceptedMember(0, "maxAmountRequired"), NotDigits),
         ),
         (
             v1(&option.replace("0x1", "")),
             None,
-            member(Member::OptionMember(0, "payTo"), Field(FieldRule::Empty)),
+            member(Member::AcceptedMember(0, "payTo"), Field(FieldRule::Empty)),
         ),
         (
             r#"{"x402Version":2,"resource":{},"accepts":[{}]}"#.into(),

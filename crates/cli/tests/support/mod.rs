@@ -82,6 +82,36 @@ pub async fn keygen(path: &Path, rotate: bool) -> String {
         .to_owned()
 }
 
+/// What a service needs, in a fresh folder: a key file written by `keygen`
+/// and `registry` (its text) as the registry file.
+pub struct ServiceFiles {
+    /// The folder holding them (and whatever a test adds).
+    pub dir: PathBuf,
+    /// The key file.
+    pub keys: PathBuf,
+    /// The key file's current public key.
+    pub public_key: String,
+    /// The registry file.
+    pub registry: PathBuf,
+}
+
+impl ServiceFiles {
+    /// Writes both files into a fresh folder named after `name`.
+    pub async fn new(name: &str, registry: &str) -> ServiceFiles {
+        let dir = scratch(name);
+        let keys = dir.join("keys.json");
+        let public_key = keygen(&keys, false).await;
+        let registry_file = dir.join("registry.json");
+        std::fs::write(&registry_file, registry).unwrap();
+        ServiceFiles {
+            dir,
+            keys,
+            public_key,
+            registry: registry_file,
+        }
+    }
+}
+
 /// Runs `sign --keys <keys> <file>`: exit code, stdout, stderr.
 pub async fn sign_file(keys: &Path, file: &Path) -> (i32, String, String) {
     run(&[
