@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS, UNREACHABLE } from "../../scripts/demo.mjs";
 import { launch, watchViolations } from "../support/browser.mjs";
+import { startOrigin } from "../support/origin.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
 let demo, browser;
@@ -145,5 +146,23 @@ describe("www pages", () => {
       assert.ok(v.blocked.startsWith(UNREACHABLE), v.blocked);
     }
     await page.close();
+  });
+
+  test("a page on another origin loads the package from the demo server, as from a CDN, under its own strict CSP", async () => {
+    const site = await startOrigin();
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    site.csp = `default-src 'self'; script-src ${demo.url} 'wasm-unsafe-eval'; connect-src ${demo.url}; style-src 'self'`;
+    site.pages.set("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>elsewhere</title></head><body><p>Operator: <span data-x402-verdict data-base-url="${demo.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${demo.publicKey}"></span></p><script src="${demo.url}/pkg/embed.js"></script></body></html>`);
+    const page = await browser.newPage();
+    const violations = await watchViolations(page);
+    try {
+      await page.goto(`${site.url}/`);
+      await page.waitForFunction(badgesSettled, null, { timeout: 15000 });
+      assert.deepEqual((await badges(page)).map((b) => [b.state, b.label]), [["human-backed", "verified · G"]]);
+      assert.deepEqual(await violations(), []);
+    } finally {
+      await page.close();
+      await site.stop();
+    }
   });
 });

@@ -179,21 +179,24 @@ fn router(
         metrics,
         clock,
     });
+    // Every answer may be read from any origin: the API's, and the static
+    // files', so that a page elsewhere can load the package from here as
+    // from a CDN.
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET]);
     let api = Router::new()
         .route("/v0/verdict", get(verdict))
         .route("/v0/verification-keys", get(verification_keys))
         .route("/v0/metrics", get(published_metrics))
-        .layer(
-            CorsLayer::new()
-                .allow_origin(Any)
-                .allow_methods([Method::GET]),
-        )
+        .layer(cors.clone())
         .with_state(service);
     match www {
         None => api,
         Some(dir) => api.merge(
             Router::new()
                 .fallback_service(ServeDir::new(dir))
+                .layer(cors)
                 .layer(SetResponseHeaderLayer::overriding(
                     CONTENT_SECURITY_POLICY,
                     HeaderValue::from_static(STATIC_CSP),
