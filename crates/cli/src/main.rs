@@ -10,18 +10,9 @@
 // generation); the code reaches it through the core's re-export.
 use ed25519_dalek as _;
 
-mod check;
-mod clock;
-mod commands;
-mod connections;
+mod consumer;
 mod jsonfile;
-mod keyfile;
-mod mcp;
-mod metrics;
-mod paid;
-mod registry;
-mod serve;
-mod verifier;
+mod service;
 
 use std::process::ExitCode;
 
@@ -38,20 +29,20 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the reference verification service.
-    Serve(serve::ServeArgs),
+    Serve(service::ServeArgs),
     /// Serve the verifier as MCP tools over stdio (configured by VERIFICATION_* variables).
     Mcp,
     /// Look one endpoint up and print the result.
-    Lookup(commands::LookupArgs),
+    Lookup(consumer::lookup::LookupArgs),
     /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
-    Check(check::CheckArgs),
+    Check(consumer::check::CheckArgs),
     /// Write a new signing key file, or rotate one.
-    Keygen(commands::KeygenArgs),
+    Keygen(service::keys::KeygenArgs),
     /// Sign a verdict offline (for publishing on a static host or CDN).
-    Sign(commands::SignArgs),
+    Sign(service::keys::SignArgs),
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
-    Metrics(metrics::commands::MetricsCommand),
+    Metrics(service::metrics::commands::MetricsCommand),
 }
 
 fn main() -> ExitCode {
@@ -77,16 +68,16 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve(args) => serve::run(args).await,
-            Command::Mcp => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                Ok(config) => mcp::run(config).await,
+            Command::Serve(args) => service::run(args).await,
+            Command::Mcp => match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
+                Ok(config) => consumer::mcp::run(config).await,
                 Err(problem) => Err(problem),
             },
-            Command::Lookup(args) => commands::lookup(args).await,
-            Command::Check(args) => check::check(args).await,
-            Command::Keygen(args) => commands::keygen(args),
-            Command::Sign(args) => commands::sign(args),
-            Command::Metrics(command) => metrics::commands::run(command).await,
+            Command::Lookup(args) => consumer::lookup::lookup(args).await,
+            Command::Check(args) => consumer::check::check(args).await,
+            Command::Keygen(args) => service::keys::keygen(args),
+            Command::Sign(args) => service::keys::sign(args),
+            Command::Metrics(command) => service::metrics::commands::run(command).await,
         }
     });
     match result {

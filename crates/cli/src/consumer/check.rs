@@ -11,8 +11,8 @@ use x402_verdict_core::challenge::MAX_CHALLENGE_BYTES;
 use x402_verdict_core::json::parse_strict;
 use x402_verdict_core::{BaseUrl, Challenge};
 
-use crate::commands::{parse_base_url, TrustArgs};
-use crate::verifier::http_client;
+use super::lookup::{parse_base_url, TrustArgs};
+use super::verifier::http_client;
 
 /// The header an x402 v2 server sends its challenge in.
 const PAYMENT_REQUIRED: &str = "payment-required";

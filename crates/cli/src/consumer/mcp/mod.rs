@@ -18,7 +18,7 @@ use serde_json::Value;
 use x402_verdict_core::request::check_timeout_ms;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVALUATION_SCHEMA};
 
-use crate::verifier::Verifier;
+use super::verifier::Verifier;
 
 const LOOKUP_VERDICT: &str = "lookup_verdict";
 const ENDPOINT_STATUS: &str = "endpoint_status";

@@ -16,7 +16,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use x402_verdict_core::{Month, Timestamp};
 
-use crate::registry::Registry;
+use super::registry::Registry;
 use counter::VerdictCounter;
 use operator::OperatorFile;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use x402_verdict_core::metrics::PublishedMetrics;
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS};
 
-use crate::verifier::{fetch_capped, http_client};
+use crate::consumer::verifier::{fetch_capped, http_client};
 
 /// The metrics commands.
 #[derive(clap::Subcommand, Debug)]
@@ -22,13 +22,13 @@ pub enum MetricsCommand {
 #[derive(clap::Args, Debug)]
 pub struct SnapshotArgs {
     /// The verification service's base URL.
-    #[arg(long, value_parser = crate::commands::parse_base_url)]
+    #[arg(long, value_parser = crate::consumer::lookup::parse_base_url)]
     pub base_url: BaseUrl,
     /// The snapshot file to write (replaced only by a valid document).
     #[arg(long)]
     pub out: PathBuf,
     /// Whole-exchange timeout in milliseconds (1 to 60000).
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = crate::commands::parse_timeout)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = crate::consumer::lookup::parse_timeout)]
     pub timeout_ms: u32,
 }
 

@@ -1,5 +1,13 @@
 //! `x402-verdict serve`: the reference verification service (axum on tokio).
 
+pub mod clock;
+pub mod connections;
+pub mod keyfile;
+pub mod keys;
+pub mod metrics;
+pub mod paid;
+pub mod registry;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,12 +29,12 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
 
-use crate::clock::Clock;
-use crate::connections::{self, Limits};
-use crate::keyfile::KeyFile;
-use crate::metrics::Publisher;
-use crate::paid::DemoPaid;
-use crate::registry::{Found, Registry};
+use clock::Clock;
+use connections::Limits;
+use keyfile::KeyFile;
+use metrics::Publisher;
+use paid::DemoPaid;
+use registry::{Found, Registry};
 
 /// The Content-Security-Policy of the static pages: what a strict seller
 /// site would send, so that the demo proves the badge works under it.
@@ -73,7 +81,7 @@ pub struct ServeArgs {
     pub data: Option<PathBuf>,
     /// Pins the service's clock to one RFC 3339 UTC time. For tests and the
     /// demo's metrics snapshot only (see `clock::Clock`); hidden from help.
-    #[arg(long, hide = true, value_parser = crate::clock::parse_pinned)]
+    #[arg(long, hide = true, value_parser = clock::parse_pinned)]
     pub now: Option<Clock>,
 }
 

@@ -1,0 +1,92 @@
+//! `lookup`: one endpoint looked up, and the trust settings (keys, strict
+//! mode, timeout) that `lookup`, `check` and the MCP server share.
+
+use x402_verdict_core::keys::parse_public_key;
+use x402_verdict_core::request::check_timeout_ms;
+use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
+
+use super::verifier::Verifier;
+
+/// Options of `lookup`.
+#[derive(clap::Args, Debug)]
+pub struct LookupArgs {
+    /// The verification service's base URL.
+    #[arg(long, value_parser = parse_base_url)]
+    pub base_url: BaseUrl,
+    /// The endpoint's network (`chain` from its 402 response).
+    #[arg(long)]
+    pub chain: String,
+    /// The endpoint's payment address (`payTo`).
+    #[arg(long)]
+    pub pay_to: String,
+    /// The endpoint's resource URL (never fetched).
+    #[arg(long)]
+    pub resource_url: String,
+    /// The keys, strictness and timeout of the lookup.
+    #[command(flatten)]
+    pub trust: TrustArgs,
+    /// Print the structured result as JSON instead of the text line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a lookup is judged: the keys trusted, strict mode, the timeout
+/// (shared by `lookup` and `check`).
+#[derive(clap::Args, Debug)]
+pub struct TrustArgs {
+    /// A trusted public key (raw 32 bytes, base64); repeat for several.
+    #[arg(long = "public-key", value_parser = parse_key)]
+    pub public_keys: Vec<x402_verdict_core::ed25519_dalek::VerifyingKey>,
+    /// Require a valid signature for a positive result.
+    #[arg(long)]
+    pub strict: bool,
+    /// Whole-exchange timeout in milliseconds (1 to 60000).
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = parse_timeout)]
+    pub timeout_ms: u32,
+}
+
+impl TrustArgs {
+    /// A verifier against `base_url` under these settings.
+    ///
+    /// # Errors
+    ///
+    /// When the HTTP client cannot start.
+    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, String> {
+        let keys = TrustedKeys::from_keys(self.public_keys.iter().copied());
+        Verifier::new(base_url, keys, self.strict, self.timeout_ms)
+    }
+}
+
+pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
+    BaseUrl::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_key(text: &str) -> Result<x402_verdict_core::ed25519_dalek::VerifyingKey, String> {
+    parse_public_key(text).map_err(|p| format!("the key {p}"))
+}
+
+pub(crate) fn parse_timeout(text: &str) -> Result<u32, String> {
+    text.parse::<u64>()
+        .map_err(|_| "must be a whole number".to_owned())
+        .and_then(|ms| check_timeout_ms(ms).map_err(|e| e.to_string()))
+}
+
+/// Looks one endpoint up and prints the result. Every lookup result is an
+/// answer (exit 0); only bad arguments are errors.
+///
+/// # Errors
+///
+/// An endpoint value that breaks the protocol's rules.
+pub async fn lookup(args: LookupArgs) -> Result<(), String> {
+    let endpoint =
+        Endpoint::new(&args.chain, &args.pay_to, &args.resource_url).map_err(|e| e.to_string())?;
+    let verifier = args.trust.verifier(Some(args.base_url))?;
+    let result = verifier.check(endpoint).await;
+    if args.json {
+        let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        println!("{json}");
+    } else {
+        println!("{}", result.text_line());
+    }
+    Ok(())
+}
