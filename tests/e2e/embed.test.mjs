@@ -1,7 +1,7 @@
 // The badge on pages written outside this repository, served from another
 // origin than the verification service (two loopback servers on different
 // ports), in headless Chromium: the script-tag loader (classic and module,
-// from the site or a CDN), the Content-Security-Policy recipes of the README
+// from the site or a CDN), the Content-Security-Policy recipes of docs/embedding.md
 // copied verbatim, the JavaScript fallback when the wasm cannot load, the
 // <x402-verdict-badge> element and late elements, and the JS API on
 // containers of every kind.
@@ -104,7 +104,7 @@ describe("script-tag loader", () => {
       assert.match(classic.seen.warnings[0], /Access-Control-Allow-Origin/);
       await classic.tab.close();
       // The browser refuses a cross-origin module script without CORS before
-      // any of its code runs: nothing can draw (the README says so).
+      // any of its code runs: nothing can draw (docs/embedding.md says so).
       const module = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
       await module.tab.waitForTimeout(500);
       assert.equal(await module.tab.$$eval(".x402-verdict-badge", (h) => h.length), 0);
@@ -170,7 +170,7 @@ describe("when the wasm cannot load, the JavaScript fallback renders", () => {
     assert.match(warning, /add 'wasm-unsafe-eval' to script-src/);
   });
 
-  test("the README's first snippet as many paste it: connect-src without the package's origin", async () => {
+  test("the first CSP recipe as many paste it: connect-src without the package's origin", async () => {
     const warning = await fallback({ csp: `script-src 'self' 'wasm-unsafe-eval'; connect-src ${demo.url}` }, "fallback-connect-src");
     assert.match(warning, /could not be fetched: allow its origin in the Content-Security-Policy's connect-src/);
   });
@@ -190,11 +190,11 @@ describe("when the wasm cannot load, the JavaScript fallback renders", () => {
   });
 });
 
-describe("Content-Security-Policy recipes, copied from the README", () => {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const recipes = [...readme.matchAll(/<!-- csp: ([\w-]+) -->\s*```\n([^\n]+)\n```/g)].map(([, name, policy]) => ({ name, policy }));
+describe("Content-Security-Policy recipes, copied from docs/embedding.md", () => {
+  const embedding = readFileSync(`${ROOT}docs/embedding.md`, "utf8");
+  const recipes = [...embedding.matchAll(/<!-- csp: ([\w-]+) -->\s*```\n([^\n]+)\n```/g)].map(([, name, policy]) => ({ name, policy }));
 
-  test("the README gives three recipes", () => {
+  test("docs/embedding.md gives three recipes", () => {
     assert.deepEqual(recipes.map((r) => r.name), ["same-origin", "service-elsewhere", "cdn"]);
   });
 

@@ -1,5 +1,6 @@
-// The README's JavaScript examples compile under `tsc --strict` against the
-// package's types (pkg/index.d.ts), as a TypeScript user would write them.
+// The package examples of the README and docs/embedding.md compile under
+// `tsc --strict` against the package's types (pkg/index.d.ts), as a
+// TypeScript user would write them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -9,10 +10,11 @@ import { PACKAGE } from "../support/package.mjs";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const DIR = `${ROOT}.work/types/`;
 
-test("the README's examples compile under tsc --strict", () => {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map(([, code]) => code).filter((code) => code.includes('"x402-verdict-badge"'));
-  assert.ok(examples.length >= 2, "the README has package examples");
+test("the package examples of the docs compile under tsc --strict", () => {
+  const examples = ["README.md", "docs/embedding.md"].flatMap((page) => {
+    const text = readFileSync(`${ROOT}${page}`, "utf8");
+    return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map(([, code]) => code).filter((code) => code.includes('"x402-verdict-badge"'));
+  });
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   const files = examples.map((code, i) => {
