@@ -2,13 +2,8 @@
 // one service) in headless Chromium, the page on another origin than the
 // service, at 0, 50 and 100 ms of service latency, side by side in one run:
 //
-// - before: the package as it was before listings were worked on (commit
-//   BEFORE below: every badge asks at load, with no request budget), built
-//   by this script into .work/bench-baseline/ when absent (the package part
-//   of that commit's scripts/build.sh), or the package folder given with
-//   --baseline DIR;
-// - lazy: today's package as the loader uses it (badges ask near the view);
-// - eager: today's package with data-loading="eager" (every badge at load,
+// - lazy: the package as the loader uses it (badges ask near the view);
+// - eager: the package with data-loading="eager" (every badge at load,
 //   within the request budget);
 // - no badge: the same page without the loader, the control for long tasks
 //   (the page's own parsing and layout of 1,000 rows).
@@ -19,18 +14,16 @@
 // ran in one frame (long animation frames, by script source: the badge's
 // share of a long task, apart from the page's parsing and layout), the
 // badges that ended unknown, and the requests after a jump to the bottom of
-// the page; then the ratios of before to lazy.
+// the page; then the ratios of eager to lazy.
 //
-//   bash scripts/build.sh && node scripts/bench-listing.mjs
-//   node scripts/bench-listing.mjs --runs 5 --latencies 0,100 --budgets 4,5,6 --no-baseline
+//   npm run bench-listing
+//   npm run bench-listing -- --runs 5 --latencies 0,100 --budgets 4,5,6
 //
 // Options: --runs N (each case N times, interleaved; medians with the range),
-// --latencies 0,50,100, --modes lazy,eager, --baseline DIR (an earlier
-// package folder), --no-baseline, --budgets 4,5,6 (today's package with each
-// request budget: a copy of pkg/ whose index.js is js/index.js with another
-// BUDGET, minified alike; for measuring only, there is no such option).
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// --latencies 0,50,100, --modes lazy,eager, --budgets 4,5,6 (the package with
+// each request budget: a copy of pkg/ whose index.js is js/index.js with
+// another BUDGET, minified alike; for measuring only, there is no such option).
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { minify } from "terser";
@@ -39,18 +32,13 @@ import { startListingService } from "../tests/support/listing-service.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 import { PACKAGE } from "../tests/support/package.mjs";
 
-/** The last commit before listings were worked on (lazy badges, budget, appearance). */
-const BEFORE = "62e525c0af446b144ad630d0cad0ac82a7545562";
 const ROOT = new URL("../", import.meta.url).pathname;
-const CACHE = `${ROOT}.work/bench-baseline`;
 
 const { values: args } = parseArgs({
   options: {
     runs: { type: "string", default: "1" },
     latencies: { type: "string", default: "0,50,100" },
     modes: { type: "string", default: "lazy,eager" },
-    baseline: { type: "string" },
-    "no-baseline": { type: "boolean", default: false },
     budgets: { type: "string" },
   },
 });
@@ -62,26 +50,6 @@ const runs = list(args.runs, "runs")[0];
 const latencies = list(args.latencies, "latencies");
 const modes = args.modes.split(",");
 for (const mode of modes) if (!["lazy", "eager"].includes(mode)) throw new Error(`bench-listing: --modes takes lazy and eager, not "${mode}"`);
-
-/** Runs `command` in `cwd`, its output shown. */
-const run = (command, cmdArgs, cwd, env = {}) => execFileSync(command, cmdArgs, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
-
-/** The package built at BEFORE, in the cache (built when absent). */
-function baselinePackage() {
-  const dir = `${CACHE}/${BEFORE}`;
-  if (existsSync(`${dir}/pkg/embed.js`)) return `${dir}/pkg`;
-  console.log(`building the package of ${BEFORE.slice(0, 7)} in ${dir} (once; a few minutes)`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const archive = execFileSync("git", ["archive", BEFORE], { cwd: ROOT, maxBuffer: 1 << 28 });
-  execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
-  // That commit's build without its first step (the command-line tool, not needed here).
-  const build = readFileSync(`${dir}/scripts/build.sh`, "utf8").replace(/^cargo build --release -p x402-verdict --quiet$/m, "");
-  writeFileSync(`${dir}/scripts/build-package.sh`, build);
-  run("bash", ["scripts/build-package.sh"], dir, { CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR ?? `${CACHE}/target` });
-  return `${dir}/pkg`;
-}
 
 /** A copy of pkg/ whose index.js runs with `budget` requests in flight per service. */
 async function budgetPackage(budget) {
@@ -98,7 +66,6 @@ async function budgetPackage(budget) {
 if (!existsSync(`${PACKAGE}embed.js`)) throw new Error(`bench-listing: no package in ${PACKAGE}: run \`bash scripts/build.sh\` first`);
 /** The cases: a label, the package folder (none: the control page without badges) and the loading mode. */
 const cases = [];
-if (!args["no-baseline"]) cases.push({ label: "before", pkg: args.baseline ?? baselinePackage(), mode: "eager" });
 if (args.budgets) {
   for (const budget of list(args.budgets, "budgets")) {
     const pkg = await budgetPackage(budget);
@@ -246,16 +213,15 @@ for (const entry of results.values()) {
   console.log(cells.map((cell, i) => cell.padEnd(columns[i][1])).join(""));
 }
 
-// Before against lazy (today's default), medians.
-const ratio = (a, b) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(1)}×`);
-const before = cases.find((c) => c.label === "before");
-const lazy = cases.find((c) => c.mode === "lazy" && c.pkg);
-if (before && lazy) {
-  console.log(`before / ${lazy.label}, medians:`);
+// Eager against lazy (the default), medians.
+const ratio = (a, b) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(2)}×`);
+const pairs = cases.filter((c) => c.mode === "lazy" && c.pkg).map((l) => [cases.find((c) => c.mode === "eager" && c.pkg === l.pkg), l]);
+for (const [eager, lazy] of pairs.filter(([eager]) => eager)) {
+  console.log(`${eager.label} / ${lazy.label}, medians:`);
   for (const latency of latencies) {
-    const [b, l] = [`${latency}|before`, `${latency}|${lazy.label}`].map((key) => results.get(key).runs);
+    const [e, l] = [eager, lazy].map((c) => results.get(`${latency}|${c.label}`).runs);
     const m = (rs, name) => median(rs.map((r) => r[name]));
-    console.log(`  ${latency} ms: requests at first screen ${ratio(m(b, "requests"), m(l, "requests"))}, first screen settled ${ratio(m(b, "firstScreen"), m(l, "firstScreen"))}, long task total ${ratio(m(b, "longTotal"), m(l, "longTotal"))}, unknown ${m(b, "unknown")} → ${m(l, "unknown")}, requests after the jump ${m(b, "afterJump")} → ${m(l, "afterJump")}`);
+    console.log(`  ${latency} ms: requests at first screen ${ratio(m(e, "requests"), m(l, "requests"))}, first screen settled ${ratio(m(e, "firstScreen"), m(l, "firstScreen"))}, long task total ${ratio(m(e, "longTotal"), m(l, "longTotal"))}, badge's script most in a frame ${ratio(m(e, "badgeMost"), m(l, "badgeMost"))}, unknown ${m(e, "unknown")} / ${m(l, "unknown")}, requests after the jump ${m(e, "afterJump")} / ${m(l, "afterJump")}`);
   }
 }
 console.log(`load average at end ${load()}`);

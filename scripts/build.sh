@@ -2,9 +2,11 @@
 # Builds the CLI and the npm package as wasm-pack.toml says (wasm-pack with
 # --no-opt, then wasm-opt, then scripts/minify.mjs), adds the package's
 # JavaScript (scripts/package-js.mjs), and links the package into www/ for
-# the demo pages.
+# the demo pages. Sets itself up first (scripts/setup.sh skips what is
+# present), so every command built on it works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 cargo build --release -p x402-verdict --quiet

@@ -8,6 +8,7 @@
 //   index.d.ts, each minified with terser;
 // - embed.js, the script-tag loader: js/badge.js and js/embed.js in one
 //   function scope, a classic script that also runs as a module;
+// - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
 //
@@ -33,11 +34,14 @@ function networkAliases() {
 const withAliases = (code) => code.replace("/* NETWORK_ALIASES */ []", () => JSON.stringify(networkAliases()));
 const source = (name) => withAliases(compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
 const options = { module: true, compress: { passes: 2 }, mangle: true };
+/** The licence files the package carries (its licence is `MIT OR Apache-2.0`). */
+const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 
 for (const name of ["badge.js", "index.js", "fallback.js"]) {
   writeFileSync(join(dir, name), (await minify(source(name), options)).code);
 }
 copyFileSync(new URL("../js/index.d.ts", import.meta.url), join(dir, "index.d.ts"));
+for (const name of LICENCES) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
 
 const inline = source("badge.js").replace(/^export /gm, "");
 const loader = `(() => {\n${inline}\n${source("embed.js")}\n})();\n`;
@@ -60,6 +64,6 @@ const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
 manifest.main = "index.js";
 manifest.module = "index.js";
 manifest.types = "index.d.ts";
-manifest.files = readdirSync(dir).filter((f) => /\.(js|d\.ts|wasm)$/.test(f)).sort();
+manifest.files = [...readdirSync(dir).filter((f) => /\.(js|d\.ts|wasm)$/.test(f)), ...LICENCES].sort();
 manifest.sideEffects = ["./index.js", "./embed.js", "./badge.js"];
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
