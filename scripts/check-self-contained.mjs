@@ -9,7 +9,7 @@ import path from "node:path";
 const root = execFileSync("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" }).trim();
 const files = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" })
   .split("\0")
-  .filter((file) => file && !/(^|\/)(Cargo|package-lock)\.(lock|json)$/.test(file) && !file.startsWith("tests/vectors/"));
+  .filter((file) => file && !/(^|\/)(Cargo|package-lock)\.(lock|json)$/.test(file) && !file.startsWith("crates/core/tests/vectors/"));
 
 const problems = [];
 for (const file of files) {

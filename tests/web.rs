@@ -549,13 +549,13 @@ fn rfc8785_vectors_in_the_browser_build() {
                 $name,
                 include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/tests/vectors/jcs/input/",
+                    "/crates/core/tests/vectors/jcs/input/",
                     $name,
                     ".json"
                 )),
                 include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/tests/vectors/jcs/output/",
+                    "/crates/core/tests/vectors/jcs/output/",
                     $name,
                     ".json"
                 )),

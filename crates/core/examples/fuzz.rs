@@ -185,7 +185,7 @@ fn corpus() -> Vec<Vec<u8>> {
                 .into_bytes()
         })
         .collect();
-    let vectors = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors/jcs/input");
+    let vectors = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/jcs/input");
     if let Ok(entries) = std::fs::read_dir(vectors) {
         let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         files.sort();

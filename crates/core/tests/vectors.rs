@@ -1,4 +1,4 @@
-//! Third-party test vectors from `tests/vectors/` at the repository root
+//! Third-party test vectors from this crate's `tests/vectors/`
 //! (see its README for provenance and licences): Wycheproof Ed25519 and RFC 8785 canonicalization.
 
 use std::fs;
@@ -10,7 +10,7 @@ use x402_verdict_core::keys::{encode_base64, parse_public_key};
 use x402_verdict_core::signing::verify_strict;
 
 fn vectors() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
 }
 
 fn hex(text: &str) -> Vec<u8> {
