@@ -6,9 +6,15 @@
 // server's resident memory before and after.
 //
 //   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000] [--count]
+//                         [--match exact|path|prefix] [--baseline OTHER_BINARY]
 //
 // --count runs the service with a --data folder, so that every verdict answer
 // is also counted (the published metrics): compare with a run without it.
+// --match gives every attestation that coverage and asks a URL it covers
+// (path: the entry's path with a query; prefix: a path two segments below it).
+// --baseline runs each size with another build of x402-verdict too (an older
+// commit's, given exact attestations and asked their exact URLs, as today),
+// and prints this build's req/s as a ratio of that one's.
 //
 // wrk (Debian's package) is installed by scripts/setup.sh; the service is
 // the release build, and the load generator runs on the same machine.
@@ -31,35 +37,39 @@ const seconds = Number(option("seconds", "10"));
 const connections = Number(option("connections", "256"));
 const sizes = option("sizes", "3,1000,128000").split(",").map(Number);
 const count = process.argv.includes("--count");
+const match = option("match", "exact");
+const baseline = option("baseline", null);
+const ASKED = { exact: "", path: "?city=Paris&units=metric", prefix: "/items/7" }[match];
+if (ASKED === undefined) throw new Error(`--match ${match}: expected exact, path or prefix`);
 
 const iso = (hours) => new Date(Date.now() + hours * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
 const payTo = (i) => `0x${i.toString(16).padStart(40, "0")}`;
 const RESOURCE = "https://api.example.com/premium-data";
 
-function registry(size) {
+function registry(size, match) {
   const attestations = [];
   for (let i = 0; i < size; i++) {
     attestations.push({
       chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}`, operator: `Operator ${i}`,
       relatedParty: false, assuranceLevel: "G", status: "active", attestedAt: iso(-24 * 30),
-      lastRecheckedAt: iso(-1), recheckEveryHours: 24, renewBy: iso(24 * 300),
+      lastRecheckedAt: iso(-1), recheckEveryHours: 24, renewBy: iso(24 * 300), ...(match ? { match } : {}),
     });
   }
   return { attestations, published: [] };
 }
 
-function query(i) {
-  const q = new URLSearchParams({ chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}` });
+function query(i, asked) {
+  const q = new URLSearchParams({ chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}${asked}` });
   return `/v0/verdict?${q}`;
 }
 
 const rssKib = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
 const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
 
-async function start(registryPath, keys) {
+async function start(bin, registryPath, keys) {
   const started = process.hrtime.bigint();
   const data = count ? ["--data", join(WORK, "data")] : [];
-  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", registryPath, "--keys", keys, ...data], {
+  const child = spawn(bin, ["serve", "--listen", "127.0.0.1:0", "--registry", registryPath, "--keys", keys, ...data], {
     stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: "error" },
   });
   const url = await new Promise((ok, fail) => {
@@ -99,25 +109,37 @@ const keys = join(WORK, "keys.json");
 rmSync(keys, { force: true });
 execFileSync(BIN, ["keygen", "--out", keys], { stdio: "ignore" });
 
-console.log(`load: wrk, 1 thread, ${connections} connections, ${seconds} s per run, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}${count ? ", verdict answers counted (--data)" : ""}`);
-console.log(`${"entries".padStart(8)} ${"start (CPU)".padStart(18)}  ${"request".padEnd(9)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}${"errors".padStart(8)}   memory before -> after`);
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`load: wrk, 1 thread, ${connections} connections, ${seconds} s per run, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}, match ${match}${count ? ", verdict answers counted (--data)" : ""}; load average ${load()}`);
+console.log(`${"entries".padStart(8)} ${"build".padEnd(9)}${"start (CPU)".padStart(18)}  ${"request".padEnd(9)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}${"errors".padStart(8)}   memory before -> after`);
 let failed = false;
+// [name, binary, `match` written in the registry, what the asked URL adds to an entry's]
+const current = ["this", BIN, match === "exact" ? null : match, ASKED];
+const builds = baseline ? [["baseline", resolve(baseline), null, ""], current] : [current];
 for (const size of sizes) {
-  const registryPath = join(WORK, `registry-${size}.json`);
-  writeFileSync(registryPath, JSON.stringify(registry(size)));
-  const service = await start(registryPath, keys);
-  for (const [name, path, status] of [["listed", query(size - 1), 200], ["unlisted", query(size), 404]]) {
-    const before = rssKib(service.child.pid);
-    const r = wrk(`${service.url}${path}`, status);
-    const after = rssKib(service.child.pid);
-    failed ||= r.errors > 0 || r.total === 0;
-    console.log(
-      `${String(size).padStart(8)} ${`${service.startMs.toFixed(0)} ms (${service.startCpuMs} ms)`.padStart(18)}  ${name.padEnd(9)}${r.rps.toFixed(0).padStart(9)}` +
-        `${`${r.p50.toFixed(2)} ms`.padStart(10)}${`${r.p99.toFixed(2)} ms`.padStart(10)}${String(r.errors).padStart(8)}   ${mib(before)} -> ${mib(after)}`,
-    );
+  const rps = new Map();
+  for (const [build, bin, coverage, asked] of builds) {
+    const registryPath = join(WORK, `registry-${size}-${build}.json`);
+    writeFileSync(registryPath, JSON.stringify(registry(size, coverage)));
+    const service = await start(bin, registryPath, keys);
+    for (const [name, path, status] of [["listed", query(size - 1, asked), 200], ["unlisted", query(size, asked), 404]]) {
+      const before = rssKib(service.child.pid);
+      const r = wrk(`${service.url}${path}`, status);
+      const after = rssKib(service.child.pid);
+      failed ||= r.errors > 0 || r.total === 0;
+      rps.set(`${build} ${name}`, r.rps);
+      console.log(
+        `${String(size).padStart(8)} ${build.padEnd(9)}${`${service.startMs.toFixed(0)} ms (${service.startCpuMs} ms)`.padStart(18)}  ${name.padEnd(9)}${r.rps.toFixed(0).padStart(9)}` +
+          `${`${r.p50.toFixed(2)} ms`.padStart(10)}${`${r.p99.toFixed(2)} ms`.padStart(10)}${String(r.errors).padStart(8)}   ${mib(before)} -> ${mib(after)}`,
+      );
+    }
+    service.child.kill("SIGINT");
+    await new Promise((done) => service.child.once("exit", done));
   }
-  service.child.kill("SIGINT");
-  await new Promise((done) => service.child.once("exit", done));
+  if (baseline) {
+    const ratio = (name) => (rps.get(`this ${name}`) / rps.get(`baseline ${name}`)).toFixed(2);
+    console.log(`${String(size).padStart(8)} req/s this / baseline: listed ${ratio("listed")}, unlisted ${ratio("unlisted")}; load average ${load()}`);
+  }
 }
 if (failed) {
   console.error("load: some requests failed or got the wrong status");

@@ -67,24 +67,32 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        match cli.command {
+        let result = match cli.command {
             Command::Serve(args) => service::run(args).await,
             Command::Mcp => match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
                 Ok(config) => consumer::mcp::run(config).await,
                 Err(problem) => Err(problem),
             },
             Command::Lookup(args) => consumer::lookup::lookup(args).await,
-            Command::Check(args) => consumer::check::check(args).await,
+            // `check` tells a resource that gave no challenge (exit 1) from
+            // bad input (exit 2).
+            Command::Check(args) => {
+                return consumer::check::check(args).await.map_err(|e| {
+                    eprintln!("x402-verdict: {e}");
+                    e.exit_code()
+                })
+            }
             Command::Keygen(args) => service::keys::keygen(args),
             Command::Sign(args) => service::keys::sign(args),
             Command::Metrics(command) => service::metrics::commands::run(command).await,
-        }
+        };
+        result.map_err(|problem| {
+            eprintln!("x402-verdict: {problem}");
+            2
+        })
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(problem) => {
-            eprintln!("x402-verdict: {problem}");
-            ExitCode::from(2)
-        }
+        Err(code) => ExitCode::from(code),
     }
 }

@@ -106,6 +106,29 @@ async fn resources() -> (String, Arc<Mutex<Vec<HeaderMap>>>) {
             )
             .route("/free", get(|| async { "free content" }))
             .route(
+                "/failing",
+                get(|| async { (StatusCode::BAD_GATEWAY, "upstream down").into_response() }),
+            )
+            .route(
+                "/loop",
+                get(|| async { (StatusCode::FOUND, [(header::LOCATION, "/loop")]).into_response() }),
+            )
+            .route(
+                "/nowhere",
+                get(|| async { StatusCode::TEMPORARY_REDIRECT.into_response() }),
+            )
+            .route(
+                "/not-modified",
+                get(|| async { StatusCode::NOT_MODIFIED.into_response() }),
+            )
+            .route(
+                "/stall",
+                get(|| async {
+                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                    "too late"
+                }),
+            )
+            .route(
                 "/away",
                 get(|| async {
                     (
@@ -263,10 +286,6 @@ async fn reads_every_http_form_and_never_pays() {
     for (path, answered) in [
         ("free", "answered HTTP 200"),
         ("nothing-here", "answered HTTP 404"),
-        (
-            "away",
-            "answered HTTP 302 (a redirect to another origin, not followed)",
-        ),
     ] {
         let url = format!("{host}/{path}");
         let (code, out, err) = with_service(url.clone()).await;
@@ -276,6 +295,36 @@ async fn reads_every_http_form_and_never_pays() {
             format!(
                 "GET {url} {answered}: it asks for no payment, so there is nothing to check.\n"
             )
+        );
+    }
+    // No challenge to read: exit 1, one line saying what happened, nothing
+    // on stdout (not "asks for no payment").
+    for (path, what) in [
+        ("failing", " answered HTTP 502, a server error"),
+        (
+            "away",
+            " answered HTTP 302, a redirect to another origin (http://127.0.0.2:9), not followed",
+        ),
+        (
+            "loop",
+            " answered HTTP 302, still redirecting after 5 redirects (a redirect loop)",
+        ),
+        (
+            "nowhere",
+            " answered HTTP 307, a redirect without a Location",
+        ),
+        (
+            "not-modified",
+            " answered HTTP 304, Not Modified, though nothing conditional was asked",
+        ),
+        ("stall", ": no complete answer within 800 ms"),
+    ] {
+        let url = format!("{host}/{path}");
+        let (code, out, err) = check(&[&url, "--timeout-ms", "800", "--json"]).await;
+        assert_eq!((code, out.as_str()), (1, ""), "{path}: {err}");
+        assert_eq!(
+            err,
+            format!("x402-verdict: could not read a challenge: GET {url}{what}\n")
         );
     }
     let (code, out, _) = check(&[&format!("{host}/free"), "--json"]).await;
@@ -304,10 +353,13 @@ async fn reads_every_http_form_and_never_pays() {
             "x402-verdict: ftp://example.com/x: not an absolute http:// or https:// URL\n"
         )
     );
+    // A refused connection: exit 1, with the cause under reqwest's words.
     let (code, _, err) = check(&["http://127.0.0.1:9/paid"]).await;
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(
-        err.starts_with("x402-verdict: GET http://127.0.0.1:9/paid: no answer"),
+        err.starts_with(
+            "x402-verdict: could not read a challenge: GET http://127.0.0.1:9/paid: no answer: error sending request"
+        ) && err.contains("Connection refused"),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1);

@@ -66,8 +66,12 @@ impl Challenge {
     /// (`accepts[1].payTo is missing`).
     pub fn from_value(value: &Value) -> Result<Self, ChallengeError> {
         use MemberRule::*;
-        if !matches!(value, Value::Object(_)) {
-            return Err(Problem::NotAnObject.into());
+        match value {
+            Value::Object(members) if members.names().next().is_none() => {
+                return Err(Problem::EmptyObject.into())
+            }
+            Value::Object(_) => {}
+            _ => return Err(Problem::NotAnObject.into()),
         }
         let top = |name, rule| Problem::Member {
             member: Member::Top(name),
@@ -210,7 +214,8 @@ impl Challenge {
     ///
     /// Anything else, or a challenge that cannot be read.
     pub fn from_saved(value: &Value) -> Result<Option<Self>, ChallengeError> {
-        if value.get("x402Version").is_some() {
+        let empty = matches!(value, Value::Object(members) if members.names().next().is_none());
+        if empty || value.get("x402Version").is_some() {
             return Self::from_value(value).map(Some);
         }
         let mcp = ["isError", "content", "structuredContent", "result"];
@@ -321,6 +326,9 @@ pub enum Problem {
     NotJson(ParseError),
     /// JSON, but not an object.
     NotAnObject,
+    /// The empty object `{}`: what an x402 v2 server sends as the body, its
+    /// challenge being in the `PAYMENT-REQUIRED` header.
+    EmptyObject,
     /// A member is missing or breaks a rule.
     Member {
         /// Which member.
@@ -420,6 +428,9 @@ impl fmt::Display for Problem {
             Problem::TooLarge => "the challenge is larger than 64 KiB",
             Problem::NotJson(e) => return write!(f, "not strict JSON: {e}"),
             Problem::NotAnObject => "the challenge is not a JSON object",
+            Problem::EmptyObject => {
+                "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header, which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED"
+            }
             Problem::Member { member, rule } => {
                 member.fmt(f)?;
                 f.write_str(" ")?;

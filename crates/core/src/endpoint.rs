@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::network::same_chain;
+use crate::resource::same_resource;
 
 /// The longest a `chain`, `payTo` or `resourceUrl` may be, in bytes.
 pub const MAX_FIELD_BYTES: usize = 512;
@@ -92,11 +93,13 @@ impl Endpoint {
 
     /// Whether `(chain, pay_to, resource_url)` names this endpoint: `chain`
     /// exactly or by its alias ([`same_chain`]: `base` is `eip155:8453`),
-    /// `resourceUrl` exactly, `payTo` exactly or, for two EVM addresses,
+    /// `resourceUrl` by its normalized form ([`same_resource`]: the
+    /// scheme's and host's case, the default port, an empty path, the
+    /// percent-encodings), `payTo` exactly or, for two EVM addresses,
     /// ignoring ASCII case.
     pub fn is(&self, chain: &str, pay_to: &str, resource_url: &str) -> bool {
         same_chain(&self.chain, chain)
-            && self.resource_url == resource_url
+            && same_resource(&self.resource_url, resource_url)
             && same_address(&self.pay_to, pay_to)
     }
 }
@@ -187,11 +190,13 @@ mod tests {
     }
 
     #[test]
-    fn chain_and_resource_are_exact() {
+    fn chain_is_exact_and_resource_normalized() {
         let e = Endpoint::new("base", EVM, "https://a.example/x").unwrap();
         assert!(e.is("base", EVM, "https://a.example/x"));
+        assert!(e.is("base", EVM, "HTTPS://A.example:443/x"));
         assert!(!e.is("Base", EVM, "https://a.example/x"));
         assert!(!e.is("base", EVM, "https://a.example/X"));
+        assert!(!e.is("base", EVM, "https://a.example/x?q"));
         assert!(!e.is("base-sepolia", EVM, "https://a.example/x"));
     }
 

@@ -11,7 +11,8 @@
 //!   for the values a verdict can hold), and strict Ed25519 over it
 //!   ([`signing`]);
 //! - the endpoint identity and its matching rule ([`endpoint`]), where a
-//!   well-known network's two names are one chain ([`network`]);
+//!   well-known network's two names are one chain ([`network`]) and two
+//!   spellings of one URL are one resource ([`resource`]);
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
@@ -46,6 +47,7 @@ pub mod metrics;
 pub mod network;
 pub mod options;
 pub mod request;
+pub mod resource;
 #[cfg(feature = "serde")]
 mod serialize;
 pub mod signing;

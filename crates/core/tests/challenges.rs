@@ -147,8 +147,13 @@ fn http_without_a_header_reads_the_body() {
         page.unwrap_err().to_string(),
         "no PAYMENT-REQUIRED header, and the body: not strict JSON: expected a JSON value at byte 0"
     );
+    // The body of a v2 server whose header did not arrive says so.
     assert_eq!(
         Challenge::from_http(None, b"{}"),
+        refused(Some(Within::BodyWithoutHeader), Problem::EmptyObject)
+    );
+    assert_eq!(
+        Challenge::from_http(None, b"{\"x402\":2}"),
         refused(
             Some(Within::BodyWithoutHeader),
             Problem::Member {
@@ -218,6 +223,7 @@ fn each_problem_is_named_by_its_type() {
     let v1 = |accepts: &str| format!(r#"{{"x402Version":1,"accepts":[{accepts}]}}"#);
     let cases: Vec<(String, Option<Within>, Problem)> = vec![
         (r#"{"a":1}"#.into(), None, Problem::NotAChallenge),
+        ("{}".into(), None, Problem::EmptyObject),
         ("[1]".into(), None, Problem::HeaderNotBase64),
         (r#"{"x402Version":3,"accepts":[]}"#.into(), None, member(Member::Top("x402Version"), NotOneOrTwo)),
         (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), Missing)),

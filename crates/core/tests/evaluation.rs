@@ -218,6 +218,57 @@ fn every_reason() {
     );
     assert_eq!(mismatch.signature, SignatureStatus::NotChecked);
 
+    // Another spelling of the same resource URL (RFC 3986 section 6.2.2
+    // normalization) is this endpoint; another path, query, port or scheme
+    // is another endpoint.
+    for (resource_url, state, reason) in [
+        (
+            "HTTPS://API.Example.com/premium-data",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com:443/premium-data",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com/premium%2ddata",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com/x/../premium-data",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com/Premium-data",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
+        ),
+        (
+            "https://api.example.com/premium-data?q=1",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
+        ),
+        (
+            "https://api.example.com:8443/premium-data",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
+        ),
+        (
+            "http://api.example.com/premium-data",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
+        ),
+    ] {
+        let mut spelled = verdict("human_backed", -60);
+        spelled.insert("resourceUrl".into(), json!(resource_url));
+        let got = evaluate(&l, &sign_verdict(spelled, &key).unwrap());
+        assert_eq!((got.state, got.reason), (state, reason), "{resource_url}");
+    }
+
     // EVM addresses in another case still match.
     let mut lower = verdict("human_backed", -60);
     lower.insert("payTo".into(), json!(PAY_TO.to_lowercase()));

@@ -1,11 +1,13 @@
 //! `x402-verdict check`: reads an endpoint's x402 payment challenge without
 //! paying it, and looks up the verdict of every option it accepts.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use reqwest::header::{HeaderValue, ACCEPT};
+use reqwest::header::{HeaderValue, ACCEPT, LOCATION};
+use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::MAX_CHALLENGE_BYTES;
 use x402_verdict_core::json::parse_strict;
@@ -54,6 +56,158 @@ pub enum HttpMethod {
     Post,
 }
 
+/// Why `check` failed, and so its exit code.
+#[derive(Debug)]
+pub enum CheckError {
+    /// Bad input (exit 2): an argument, a URL that is not http(s), a
+    /// challenge that cannot be read.
+    Input(String),
+    /// The resource gave no challenge to read (exit 1): it is not known
+    /// whether it asks for a payment.
+    NoChallenge(NoChallenge),
+}
+
+impl CheckError {
+    /// The process's exit code for it: 2 for bad input, 1 when no challenge
+    /// could be read.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CheckError::Input(_) => 2,
+            CheckError::NoChallenge(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Input(problem) => f.write_str(problem),
+            CheckError::NoChallenge(e) => write!(f, "could not read a challenge: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+impl From<String> for CheckError {
+    fn from(problem: String) -> Self {
+        CheckError::Input(problem)
+    }
+}
+
+/// A resource that gave no challenge: what was asked, and what happened.
+#[derive(Debug)]
+pub struct NoChallenge {
+    /// The method and URL asked (`GET https://…`).
+    pub asked: String,
+    /// What happened.
+    pub why: Unanswered,
+}
+
+/// Why a resource gave no challenge, for [`NoChallenge`].
+#[derive(Debug)]
+pub enum Unanswered {
+    /// No complete answer within this many milliseconds.
+    Timeout(u32),
+    /// The exchange failed (refused, reset, DNS, TLS): the error and each
+    /// of its causes.
+    Failed(String),
+    /// The body broke off: the error and each of its causes.
+    BodyBrokeOff(String),
+    /// A 5xx: the server failed.
+    ServerError(u16),
+    /// A final 3xx.
+    Redirect(u16, FinalRedirect),
+}
+
+/// What a final 3xx was, for [`Unanswered::Redirect`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum FinalRedirect {
+    /// Still redirecting within the origin after
+    /// [`MAX_REDIRECTS`](x402_verdict_core::MAX_REDIRECTS) redirects.
+    Loop,
+    /// A redirect to another origin (this one), not followed.
+    OtherOrigin(String),
+    /// A redirect without a (usable) `Location`.
+    NoLocation,
+    /// `304 Not Modified`, to a request that was not conditional.
+    NotModified,
+    /// Another 3xx that is not a redirect to follow (`300`).
+    NotFollowed,
+}
+
+impl fmt::Display for NoChallenge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let asked = &self.asked;
+        match &self.why {
+            Unanswered::Timeout(ms) => write!(f, "{asked}: no complete answer within {ms} ms"),
+            Unanswered::Failed(cause) => write!(f, "{asked}: no answer: {cause}"),
+            Unanswered::BodyBrokeOff(cause) => write!(f, "{asked}: the body broke off: {cause}"),
+            Unanswered::ServerError(status) => {
+                write!(f, "{asked} answered HTTP {status}, a server error")
+            }
+            Unanswered::Redirect(status, redirect) => {
+                write!(f, "{asked} answered HTTP {status}, ")?;
+                match redirect {
+                    FinalRedirect::Loop => write!(
+                        f,
+                        "still redirecting after {} redirects (a redirect loop)",
+                        x402_verdict_core::MAX_REDIRECTS
+                    ),
+                    FinalRedirect::OtherOrigin(origin) => {
+                        write!(f, "a redirect to another origin ({origin}), not followed")
+                    }
+                    FinalRedirect::NoLocation => f.write_str("a redirect without a Location"),
+                    FinalRedirect::NotModified => {
+                        f.write_str("Not Modified, though nothing conditional was asked")
+                    }
+                    FinalRedirect::NotFollowed => f.write_str("a redirection, not followed"),
+                }
+            }
+        }
+    }
+}
+
+/// An error and each of its causes (its `source` chain), one after the
+/// other: `error sending request: client error (Connect): tcp connect error:
+/// Connection refused (os error 111)`. A cause already in the text is not
+/// repeated.
+fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// What a final 3xx answer to `first` was.
+fn final_redirect(first: &Url, response: &reqwest::Response) -> FinalRedirect {
+    let status = response.status();
+    if status == StatusCode::NOT_MODIFIED {
+        return FinalRedirect::NotModified;
+    }
+    let followed = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+    let location = response
+        .headers()
+        .get(LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| response.url().join(value).ok());
+    match location {
+        None if followed => FinalRedirect::NoLocation,
+        Some(to) if followed && to.origin() != first.origin() => {
+            FinalRedirect::OtherOrigin(to.origin().ascii_serialization())
+        }
+        Some(_) if followed => FinalRedirect::Loop,
+        _ => FinalRedirect::NotFollowed,
+    }
+}
+
 /// What reading the challenge gave.
 enum Read {
     /// A challenge, and the HTTP status it came with (none from a file or header).
@@ -68,8 +222,9 @@ enum Read {
 ///
 /// # Errors
 ///
-/// A resource that cannot be asked, or a challenge that cannot be read.
-pub async fn check(args: CheckArgs) -> Result<(), String> {
+/// Bad input (a resource that cannot be asked, a challenge that cannot be
+/// read), or a resource that gave no challenge.
+pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
     let verifier = args.trust.verifier(args.base_url.clone())?;
     let (challenge, status) = match read(&args).await? {
         Read::Challenge(challenge, status) => (challenge, status),
@@ -127,17 +282,17 @@ pub async fn check(args: CheckArgs) -> Result<(), String> {
     Ok(())
 }
 
-async fn read(args: &CheckArgs) -> Result<Read, String> {
+async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
     if let Some(header) = &args.header {
         return Challenge::from_header(header)
             .map(|c| Read::Challenge(c, None))
-            .map_err(|e| e.to_string());
+            .map_err(|e| CheckError::Input(e.to_string()));
     }
     if let Some(path) = &args.from_file {
         let name = path.display();
         let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
         if bytes.len() > MAX_CHALLENGE_BYTES {
-            return Err(format!("{name}: larger than 64 KiB"));
+            return Err(format!("{name}: larger than 64 KiB").into());
         }
         let value = parse_strict(&bytes).map_err(|e| format!("{name}: not strict JSON: {e}"))?;
         return match Challenge::from_saved(&value).map_err(|e| format!("{name}: {e}"))? {
@@ -149,63 +304,75 @@ async fn read(args: &CheckArgs) -> Result<Read, String> {
         };
     }
     let url = args.url.as_deref().unwrap_or_default();
-    let timeout = Duration::from_millis(args.trust.timeout_ms.into());
-    tokio::time::timeout(timeout, ask(url, args.method))
-        .await
-        .map_err(|_| {
-            format!(
-                "{url}: no complete answer within {} ms",
-                args.trust.timeout_ms
-            )
-        })?
-}
-
-/// Asks the resource without paying: no payment header, no credentials, no
-/// redirect to another origin, at most 64 KiB of body.
-async fn ask(url: &str, method: HttpMethod) -> Result<Read, String> {
-    let parsed = reqwest::Url::parse(url)
+    let parsed = Url::parse(url)
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https"))
         .ok_or_else(|| format!("{url}: not an absolute http:// or https:// URL"))?;
-    let (verb, request) = match method {
-        HttpMethod::Get => ("GET", http_client()?.get(parsed)),
-        HttpMethod::Post => ("POST", http_client()?.post(parsed)),
+    let verb = match args.method {
+        HttpMethod::Get => "GET",
+        HttpMethod::Post => "POST",
+    };
+    let asked = format!("{verb} {url}");
+    let timeout = Duration::from_millis(args.trust.timeout_ms.into());
+    match tokio::time::timeout(timeout, ask(&asked, parsed, args.method)).await {
+        Ok(read) => read,
+        Err(_) => Err(CheckError::NoChallenge(NoChallenge {
+            asked,
+            why: Unanswered::Timeout(args.trust.timeout_ms),
+        })),
+    }
+}
+
+/// Asks the resource (`asked` is its method and URL, for messages) without
+/// paying: no payment header, no credentials, no redirect to another origin,
+/// at most 64 KiB of body.
+async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckError> {
+    let unanswered = |why| {
+        CheckError::NoChallenge(NoChallenge {
+            asked: asked.to_owned(),
+            why,
+        })
+    };
+    let causes = |e: reqwest::Error| with_causes(&e.without_url());
+    let request = match method {
+        HttpMethod::Get => http_client()?.get(url.clone()),
+        HttpMethod::Post => http_client()?.post(url.clone()),
     };
     let mut response = request
         .header(ACCEPT, "application/json")
         .send()
         .await
-        .map_err(|e| format!("{verb} {url}: no answer ({e})"))?;
+        .map_err(|e| unanswered(Unanswered::Failed(causes(e))))?;
     let status = response.status();
+    if status.is_redirection() {
+        let what = final_redirect(&url, &response);
+        return Err(unanswered(Unanswered::Redirect(status.as_u16(), what)));
+    }
+    if status.is_server_error() {
+        return Err(unanswered(Unanswered::ServerError(status.as_u16())));
+    }
     if status.as_u16() != 402 {
-        let redirect = if status.is_redirection() {
-            " (a redirect to another origin, not followed)"
-        } else {
-            ""
-        };
         return Ok(Read::NoPayment(
-            format!("{verb} {url} answered HTTP {}{redirect}", status.as_u16()),
+            format!("{asked} answered HTTP {}", status.as_u16()),
             Some(status.as_u16()),
         ));
     }
     let mut headers = response.headers().get_all(PAYMENT_REQUIRED).iter();
     let header = match (headers.next(), headers.next()) {
         (Some(_), Some(_)) => {
-            return Err(format!(
-                "{verb} {url}: more than one PAYMENT-REQUIRED header"
-            ))
+            return Err(format!("{asked}: more than one PAYMENT-REQUIRED header").into())
         }
         (one, _) => one
             .map(header_text)
             .transpose()
-            .map_err(|e| format!("{verb} {url}: {e}"))?,
+            .map_err(|e| format!("{asked}: {e}"))?,
     };
     let mut body = Vec::new();
     let mut too_large = false;
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| format!("{verb} {url}: the body broke off ({e})"))?
+        .map_err(|e| unanswered(Unanswered::BodyBrokeOff(causes(e))))?
     {
         if body.len() + chunk.len() > MAX_CHALLENGE_BYTES {
             too_large = true;
@@ -216,15 +383,16 @@ async fn ask(url: &str, method: HttpMethod) -> Result<Read, String> {
     if too_large {
         if header.is_none() {
             return Err(format!(
-                "{verb} {url}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB"
-            ));
+                "{asked}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB"
+            )
+            .into());
         }
         // The header holds the challenge; an oversized body is not read.
         body.clear();
     }
     Challenge::from_http(header.as_deref(), &body)
         .map(|c| Read::Challenge(c, Some(402)))
-        .map_err(|e| format!("{verb} {url} answered 402, but {e}"))
+        .map_err(|e| format!("{asked} answered 402, but {e}").into())
 }
 
 fn header_text(value: &HeaderValue) -> Result<String, String> {

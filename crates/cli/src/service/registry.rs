@@ -8,9 +8,19 @@
 //!     "status": "active", "attestedAt": "2026-01-05T00:00:00Z",
 //!     "lastRecheckedAt": "2026-11-29T08:00:00Z", "recheckEveryHours": 24,
 //!     "renewBy": "2027-01-05T00:00:00Z" } ],
-//!   // and, only with status "revoked", optionally "revokedAt": "…"
+//!   // and, only with status "revoked", optionally "revokedAt": "…";
+//!   // optionally "match": "exact" (the default), "path" or "prefix"
 //!   "published": [ { "verdict": { … }, "signature": "…" } ] }
 //! ```
+//!
+//! Every `resourceUrl` is indexed by its normalized form (the consumers'
+//! rule, [`same_resource`](x402_verdict_core::resource::same_resource)). An
+//! attestation covers ([`Coverage`]) its URL exactly, its path with any query
+//! (`"path"`), or its path and everything below it at a `/` boundary
+//! (`"prefix"`: `/v1` covers `/v1` and `/v1/x`, never `/v1x`). An asked URL
+//! is answered by the most specific entry covering it: an exact one (a
+//! published verdict or an exact attestation), else a path one, else the
+//! longest prefix.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -19,6 +29,7 @@ use axum::body::Bytes;
 use x402_verdict_core::endpoint::{canonical_address, check_field};
 use x402_verdict_core::json::{Object, Value};
 use x402_verdict_core::network::canonical_chain;
+use x402_verdict_core::resource::{normalize, path_span};
 use x402_verdict_core::verdict::is_assurance_level;
 use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome, MAX_BODY_BYTES};
 
@@ -49,10 +60,81 @@ const ENTRY_FIELDS: [&str; 11] = [
 /// The optional member of an attestation: when it was withdrawn.
 const REVOKED_AT: &str = "revokedAt";
 
+/// The optional member of an attestation: what it covers ([`Coverage`]).
+const MATCH: &str = "match";
+
+/// How much an attestation covers (its `match` member).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// `"exact"` (the default): its `resourceUrl`, query included.
+    Exact,
+    /// `"path"`: the same scheme, host, port and path, with any query or none.
+    Path,
+    /// `"prefix"`: that path and every path below it at a `/` boundary.
+    Prefix,
+}
+
+impl Coverage {
+    /// The `match` values, as the registry spells them.
+    const NAMES: [(&'static str, Coverage); 3] = [
+        ("exact", Coverage::Exact),
+        ("path", Coverage::Path),
+        ("prefix", Coverage::Prefix),
+    ];
+
+    fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map_or("exact", |(name, _)| name)
+    }
+}
+
+/// Why an attestation's `match` cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoverageError {
+    /// `match` is not a string.
+    NotAString,
+    /// `match` is a string other than `exact`, `path` and `prefix`.
+    Unknown(String),
+    /// A `path` or `prefix` attestation whose `resourceUrl` is not an
+    /// `http://` or `https://` URL.
+    NotHttp(Coverage),
+    /// A `path` or `prefix` attestation whose `resourceUrl` has a query or
+    /// a fragment (it covers any query).
+    HasQuery(Coverage),
+}
+
+impl std::fmt::Display for CoverageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CoverageError::NotAString => f.write_str("match is not a string"),
+            CoverageError::Unknown(value) => write!(
+                f,
+                "match \"{}\" is not \"exact\", \"path\" or \"prefix\"",
+                value.escape_debug()
+            ),
+            CoverageError::NotHttp(c) => write!(
+                f,
+                "match \"{}\" needs an http:// or https:// resourceUrl",
+                c.name()
+            ),
+            CoverageError::HasQuery(c) => write!(
+                f,
+                "resourceUrl has a query or fragment, but match \"{}\" covers any query",
+                c.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CoverageError {}
+
 /// One checked attestation.
 #[derive(Clone, Debug)]
 pub struct Attestation {
     endpoint: Endpoint,
+    coverage: Coverage,
     operator: String,
     related_party: bool,
     assurance_level: String,
@@ -132,12 +214,18 @@ pub struct Published {
     pub parsed: VerdictDocument,
 }
 
-/// What the service answers from, indexed by [`Key`].
+/// What the service answers from, indexed by [`Key`]: one index for each
+/// [`Coverage`].
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
     attestations: Vec<Attestation>,
     published: Vec<Published>,
+    /// Exact entries, by their normalized URL.
     index: HashMap<Key, Entry>,
+    /// Path attestations, by their normalized URL (no query).
+    paths: HashMap<Key, usize>,
+    /// Prefix attestations, by their normalized URL without a trailing `/`.
+    prefixes: HashMap<Key, usize>,
 }
 
 /// Where an endpoint's entry is.
@@ -150,7 +238,8 @@ enum Entry {
 /// The spelling under which every value consumers read as one endpoint
 /// meets (their matching rule, [`Endpoint::is`]): `chain` by its
 /// [canonical name](canonical_chain) (`base` is `eip155:8453`), `payTo` in
-/// its [canonical spelling](canonical_address), `resourceUrl` exactly.
+/// its [canonical spelling](canonical_address), `resourceUrl`
+/// [normalized](normalize).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
     chain: String,
@@ -163,8 +252,25 @@ impl Key {
         Key {
             chain: canonical_chain(endpoint.chain()).to_owned(),
             pay_to: canonical_address(endpoint.pay_to()).into_owned(),
-            resource_url: endpoint.resource_url().to_owned(),
+            resource_url: normalize(endpoint.resource_url()).into_owned(),
         }
+    }
+
+    /// The key of an attestation under its coverage: a path or prefix one
+    /// without its query, a prefix one without a trailing `/`.
+    fn covered(endpoint: &Endpoint, coverage: Coverage) -> Result<Self, CoverageError> {
+        let mut key = Key::of(endpoint);
+        if coverage == Coverage::Exact {
+            return Ok(key);
+        }
+        let (_, end) = path_span(&key.resource_url).ok_or(CoverageError::NotHttp(coverage))?;
+        if end < key.resource_url.len() {
+            return Err(CoverageError::HasQuery(coverage));
+        }
+        if coverage == Coverage::Prefix && key.resource_url.ends_with('/') {
+            key.resource_url.pop();
+        }
+        Ok(key)
     }
 }
 
@@ -212,41 +318,56 @@ impl Registry {
         for (i, item) in attestations.into_iter().enumerate() {
             let at = |p: String| format!("attestations[{i}]: {p}");
             let attestation = check_entry(item).map_err(at)?;
-            registry
-                .index_entry(&attestation.endpoint, Entry::Attested(i))
-                .map_err(at)?;
+            let key = Key::covered(&attestation.endpoint, attestation.coverage)
+                .map_err(|e| at(e.to_string()))?;
+            let added = match attestation.coverage {
+                Coverage::Exact => add(&mut registry.index, key, Entry::Attested(i)),
+                Coverage::Path => add(&mut registry.paths, key, i),
+                Coverage::Prefix => add(&mut registry.prefixes, key, i),
+            };
+            added.map_err(at)?;
             registry.attestations.push(attestation);
         }
         for (i, item) in published.iter().enumerate() {
             let at = |p: String| format!("published[{i}]: {p}");
             let published = check_published(item).map_err(at)?;
-            registry
-                .index_entry(&published.endpoint, Entry::Published(i))
-                .map_err(at)?;
+            add(
+                &mut registry.index,
+                Key::of(&published.endpoint),
+                Entry::Published(i),
+            )
+            .map_err(at)?;
             registry.published.push(published);
         }
         Ok(registry)
     }
 
-    /// Indexes an entry; each endpoint may be named by one entry only.
-    fn index_entry(&mut self, endpoint: &Endpoint, entry: Entry) -> Result<(), String> {
-        match self.index.entry(Key::of(endpoint)) {
-            std::collections::hash_map::Entry::Occupied(_) => {
-                Err("another entry already names this endpoint".into())
-            }
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(entry);
-                Ok(())
+    /// What the registry holds for `endpoint`, by the consumers' matching
+    /// rule: the exact entry for its URL, else the path attestation for its
+    /// path, else the attestation of the longest prefix covering its path.
+    pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
+        let mut key = Key::of(endpoint);
+        if let Some(entry) = self.index.get(&key) {
+            return Some(match *entry {
+                Entry::Attested(i) => Found::Attested(&self.attestations[i]),
+                Entry::Published(i) => Found::Published(&self.published[i]),
+            });
+        }
+        if self.paths.is_empty() && self.prefixes.is_empty() {
+            return None;
+        }
+        let (start, end) = path_span(&key.resource_url)?;
+        key.resource_url.truncate(end);
+        let mut found = self.paths.get(&key);
+        // The path itself, then each shorter path ending before a `/`.
+        while found.is_none() {
+            found = self.prefixes.get(&key);
+            if found.is_none() {
+                let parent = key.resource_url[start..].rfind('/')?;
+                key.resource_url.truncate(start + parent);
             }
         }
-    }
-
-    /// What the registry holds for `endpoint`, by the consumers' matching rule.
-    pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
-        Some(match *self.index.get(&Key::of(endpoint))? {
-            Entry::Attested(i) => Found::Attested(&self.attestations[i]),
-            Entry::Published(i) => Found::Published(&self.published[i]),
-        })
+        found.map(|&i| Found::Attested(&self.attestations[i]))
     }
 
     /// The published documents.
@@ -262,6 +383,19 @@ impl Registry {
     /// How many attestations the registry holds.
     pub fn attestation_count(&self) -> usize {
         self.attestations.len()
+    }
+}
+
+/// Indexes an entry; each key may be named by one entry only.
+fn add<T>(index: &mut HashMap<Key, T>, key: Key, entry: T) -> Result<(), String> {
+    match index.entry(key) {
+        std::collections::hash_map::Entry::Occupied(_) => {
+            Err("another entry already names this endpoint".into())
+        }
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(entry);
+            Ok(())
+        }
     }
 }
 
@@ -302,11 +436,20 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
     };
     if let Some(name) = members
         .names()
-        .find(|n| !ENTRY_FIELDS.contains(n) && *n != REVOKED_AT)
+        .find(|n| !ENTRY_FIELDS.contains(n) && *n != REVOKED_AT && *n != MATCH)
     {
         return Err(format!("unknown member `{}`", name.escape_debug()));
     }
     let mut fields = Fields(members);
+    let coverage = match fields.0.remove(MATCH) {
+        None => Coverage::Exact,
+        Some(Value::String(name)) => Coverage::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| CoverageError::Unknown(name).to_string())?,
+        Some(_) => return Err(CoverageError::NotAString.to_string()),
+    };
     let endpoint = Endpoint::new(
         &fields.text("chain")?,
         &fields.text("payTo")?,
@@ -352,6 +495,7 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
     }
     Ok(Attestation {
         endpoint,
+        coverage,
         operator,
         related_party: fields.flag("relatedParty")?,
         assurance_level,
@@ -627,15 +771,164 @@ mod tests {
             "7xkxtg2cw87d97txjsdpbd5jbkhetqa83tzrujosgasu",
             url
         ));
+        // Another spelling of the URL is the same resource.
+        assert!(found(
+            "base",
+            &format!("0xAbC{:037}", 1),
+            "HTTPS://API.example.com:443/%78"
+        ));
         // Two spellings of one EVM address, or a chain's two names, are one endpoint.
         let mut twin = entry();
         twin["payTo"] = json!("0xabc0000000000000000000000000000000000001");
         let mut alias = entry();
         alias["chain"] = json!("eip155:8453");
-        for other in [twin, alias] {
+        let mut spelled = entry();
+        spelled["resourceUrl"] = json!("https://API.example.com/x");
+        for other in [twin, alias, spelled] {
             assert_eq!(
                 registry(json!({ "attestations": [entry(), other] })).unwrap_err(),
                 "attestations[1]: another entry already names this endpoint"
+            );
+        }
+    }
+
+    /// The attestation's operator that answers `url`, if any.
+    fn operator_for(r: &Registry, url: &str) -> Option<String> {
+        let asked = Endpoint::new(
+            "eip155:8453",
+            &entry()["payTo"].as_str().unwrap().to_lowercase(),
+            url,
+        )
+        .unwrap();
+        match r.find(&asked)? {
+            Found::Attested(a) => Some(a.operator.clone()),
+            Found::Published(_) => Some("published".into()),
+        }
+    }
+
+    #[test]
+    fn covers_by_match_the_most_specific_entry_first() {
+        let attested = |url: &str, coverage: Option<&str>, operator: &str| {
+            let mut e = entry();
+            e["resourceUrl"] = json!(url);
+            e["operator"] = json!(operator);
+            if let Some(c) = coverage {
+                e["match"] = json!(c);
+            }
+            e
+        };
+        let r = registry(json!({ "attestations": [
+            attested("https://api.example.com/weather?city=Paris", None, "exact"),
+            attested("https://api.example.com/weather", Some("path"), "path"),
+            attested("https://api.example.com/weather", Some("prefix"), "weather prefix"),
+            attested("https://api.example.com/v1", Some("prefix"), "v1"),
+            attested("https://api.example.com/v1/admin/", Some("prefix"), "v1 admin"),
+            attested("https://api.example.com/report?format=pdf", Some("exact"), "report"),
+            attested("https://root.example/", Some("prefix"), "root"),
+        ] }))
+        .unwrap();
+        let base = "https://api.example.com";
+        for (path, operator) in [
+            ("/weather?city=Paris", Some("exact")),
+            ("/weather?city=%50aris", Some("exact")),
+            ("/weather?city=London", Some("path")),
+            ("/weather", Some("path")),
+            ("/weather#now", Some("path")),
+            ("/weather/today", Some("weather prefix")),
+            ("/weatherx", None),
+            ("/Weather", None),
+            ("/v1", Some("v1")),
+            ("/v1/", Some("v1")),
+            ("/v1/items/7?q=1", Some("v1")),
+            ("/v1x", None),
+            ("/v1x/items", None),
+            ("/v1/admin", Some("v1 admin")),
+            ("/v1/admin/users", Some("v1 admin")),
+            ("/v1/administrator", Some("v1")),
+            ("/v1/admin/../items", Some("v1")),
+            ("/v1/../v2", None),
+            ("/report?format=pdf", Some("report")),
+            ("/report?format=csv", None),
+            ("/report", None),
+            ("", None),
+        ] {
+            assert_eq!(
+                operator_for(&r, &format!("{base}{path}")).as_deref(),
+                operator,
+                "{path}"
+            );
+        }
+        for url in [
+            "https://root.example",
+            "https://ROOT.example/a/b?c",
+            "https://root.example:443/x",
+        ] {
+            assert_eq!(operator_for(&r, url).as_deref(), Some("root"), "{url}");
+        }
+        assert_eq!(operator_for(&r, "https://root.example:8443/x"), None);
+        assert_eq!(operator_for(&r, "http://root.example/x"), None);
+        assert_eq!(operator_for(&r, "https://other.example/v1"), None);
+    }
+
+    #[test]
+    fn refuses_a_match_it_cannot_use() {
+        for (url, coverage, problem) in [
+            (
+                "https://api.example.com/x",
+                json!("subtree"),
+                "match \"subtree\" is not \"exact\", \"path\" or \"prefix\"",
+            ),
+            (
+                "https://api.example.com/x",
+                json!("Path"),
+                "match \"Path\" is not \"exact\", \"path\" or \"prefix\"",
+            ),
+            (
+                "https://api.example.com/x",
+                json!(true),
+                "match is not a string",
+            ),
+            (
+                "https://api.example.com/x?q=1",
+                json!("path"),
+                "resourceUrl has a query or fragment, but match \"path\" covers any query",
+            ),
+            (
+                "https://api.example.com/x#f",
+                json!("prefix"),
+                "resourceUrl has a query or fragment, but match \"prefix\" covers any query",
+            ),
+            (
+                "mcp://tools.example/x",
+                json!("prefix"),
+                "match \"prefix\" needs an http:// or https:// resourceUrl",
+            ),
+        ] {
+            assert_eq!(
+                error(|m| {
+                    m.insert("resourceUrl".into(), json!(url));
+                    m.insert("match".into(), coverage.clone());
+                }),
+                format!("attestations[1]: {problem}"),
+                "{url} {coverage}"
+            );
+        }
+        // Two entries of one coverage for one path; an exact and a path one may coexist.
+        for (a, b, ok) in [
+            ("path", "path", false),
+            ("prefix", "prefix", false),
+            ("exact", "path", true),
+            ("path", "prefix", true),
+        ] {
+            let mut first = entry();
+            first["match"] = json!(a);
+            let mut second = entry();
+            second["match"] = json!(b);
+            second["resourceUrl"] = json!("HTTPS://api.example.com/x");
+            assert_eq!(
+                registry(json!({ "attestations": [first, second] })).is_ok(),
+                ok,
+                "{a} {b}"
             );
         }
     }
