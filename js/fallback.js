@@ -41,6 +41,7 @@ function checkField(name, value) {
   const problem = value === "" ? "is empty"
     : new TextEncoder().encode(value).length > 512 ? "is longer than 512 bytes"
     : /\p{Cc}/u.test(value) ? "contains a control character"
+    : /\p{Cf}/u.test(value) ? "contains an invisible format character"
     : null;
   if (problem) throw new Problem(`${name} ${problem}`);
 }

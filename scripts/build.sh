@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the CLI and the npm package as wasm-pack.toml says (wasm-pack with
 # --no-opt, then wasm-opt, then scripts/minify.mjs), adds the package's
-# JavaScript (scripts/package-js.mjs), and links the package into www/ for
+# JavaScript (scripts/package-js.mjs), and copies the package into www/ for
 # the demo pages. Sets itself up first (scripts/setup.sh skips what is
 # present), so every command built on it works on a fresh clone.
 set -euo pipefail
@@ -36,4 +36,6 @@ node scripts/minify.mjs "$out_dir"
 # The package's JavaScript: the badge's DOM, the entry, the fallback, the
 # script-tag loader, and package.json pointing at them.
 node scripts/package-js.mjs "$out_dir"
-ln -sfn "../$out_dir" www/pkg
+# A copy, not a link: the service serves no file from outside its --www folder.
+rm -rf www/pkg
+cp -R "$out_dir" www/pkg

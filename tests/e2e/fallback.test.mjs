@@ -123,6 +123,8 @@ const CASES = [
   ["payTo missing", { payTo: null }],
   ["resourceUrl empty", { resourceUrl: "" }],
   ["chain with a control character", { chain: "ba\u0007se" }],
+  ["payTo with a right-to-left override", { payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C\u202e" }],
+  ["resourceUrl with a zero-width space", { resourceUrl: "https://api.example.com/\u200bpremium-data" }],
   ["chain of 513 bytes", { chain: "é".repeat(257) }],
   ["timeout 0", { timeoutMs: 0 }],
   ["timeout 60001", { timeoutMs: 60001 }],
@@ -205,6 +207,11 @@ test("the wasm build and the fallback agree on every case", async () => {
     const words = ([label, tip]) => [label, tip.replace(/ \(.*\)$/, "")];
     assert.deepEqual(words(fallbackBadge), words(wasmBadge), name);
     seen.add(wasm.reason ?? wasm.state);
+  }
+  // A value a page would show as other text than it is (Unicode format characters) is refused.
+  for (const name of ["payTo with a right-to-left override", "resourceUrl with a zero-width space"]) {
+    const { wasm } = results.find((r) => r.name === name);
+    assert.deepEqual([wasm.reason, wasm.detail], ["invalid_input", `${name.split(" ")[0]} contains an invisible format character`], name);
   }
   // The table reaches every reason the protocol has.
   assert.deepEqual([...seen].sort(), [

@@ -13,7 +13,7 @@ use x402_verdict_core::json::{parse_strict, Value};
 ///
 /// One line: the file, then what is wrong with it.
 pub fn read_strict(path: &Path) -> Result<Value, String> {
-    load(path).map(|(_, value)| value)
+    strict(path, &bytes(path)?)
 }
 
 /// [`read_strict`], as a `serde_json` value.
@@ -22,13 +22,24 @@ pub fn read_strict(path: &Path) -> Result<Value, String> {
 ///
 /// One line: the file, then what is wrong with it.
 pub fn read(path: &Path) -> Result<serde_json::Value, String> {
-    let (text, _) = load(path)?;
-    serde_json::from_slice(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))
+    parse(path, &bytes(path)?)
 }
 
-fn load(path: &Path) -> Result<(Vec<u8>, Value), String> {
-    let at = |problem: String| format!("{}: {problem}", path.display());
-    let text = fs::read(path).map_err(|e| at(e.to_string()))?;
-    let value = parse_strict(&text).map_err(|e| at(format!("not strict JSON: {e}")))?;
-    Ok((text, value))
+/// [`read`] of `text`, already read from `path` (the key file, read only
+/// once its mode and size are checked).
+///
+/// # Errors
+///
+/// One line: the file, then what is wrong with it.
+pub fn parse(path: &Path, text: &[u8]) -> Result<serde_json::Value, String> {
+    strict(path, text)?;
+    serde_json::from_slice(text).map_err(|e| format!("{}: not JSON: {e}", path.display()))
+}
+
+fn bytes(path: &Path) -> Result<Vec<u8>, String> {
+    fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn strict(path: &Path, text: &[u8]) -> Result<Value, String> {
+    parse_strict(text).map_err(|e| format!("{}: not strict JSON: {e}", path.display()))
 }

@@ -13,14 +13,20 @@ use ed25519_dalek as _;
 mod consumer;
 mod jsonfile;
 mod service;
+mod shown;
 
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
+
+use shown::Shown;
 
 /// Verification verdicts for x402 endpoints.
 #[derive(Parser, Debug)]
-#[command(name = "x402-verdict", version, about)]
+// Plain styles: an error echoes the bad argument, and without styles of its
+// own it can be printed with the argument's escape sequences escaped.
+#[command(name = "x402-verdict", version, about, styles = clap::builder::Styles::plain())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,7 +52,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            e.exit()
+        }
+        // clap echoes the bad argument: printed escaped.
+        Err(e) => {
+            for line in e.render().ansi().to_string().lines() {
+                eprintln!("{}", Shown(line));
+            }
+            return ExitCode::from(2);
+        }
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -78,7 +96,7 @@ fn main() -> ExitCode {
             // bad input (exit 2).
             Command::Check(args) => {
                 return consumer::check::check(args).await.map_err(|e| {
-                    eprintln!("x402-verdict: {e}");
+                    eprintln!("x402-verdict: {}", Shown(&e.to_string()));
                     e.exit_code()
                 })
             }
@@ -87,7 +105,7 @@ fn main() -> ExitCode {
             Command::Metrics(command) => service::metrics::commands::run(command).await,
         };
         result.map_err(|problem| {
-            eprintln!("x402-verdict: {problem}");
+            eprintln!("x402-verdict: {}", Shown(&problem));
             2
         })
     });

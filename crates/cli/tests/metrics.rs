@@ -305,6 +305,63 @@ async fn a_corrupt_or_unusable_data_folder_or_operator_file_refuses_start() {
     );
 }
 
+#[tokio::test]
+async fn an_unwritable_data_folder_refuses_start_even_within_the_same_second() {
+    let setup = Setup::new(&history()).await;
+    let now = "2026-09-10T12:00:00Z";
+    setup.start(now).await.stop_with("TERM").await;
+    // The folder made unwritable (the database file itself still is), then a
+    // start at the same second: `lastStart` would be written unchanged.
+    let data = setup.dir.join("data");
+    for path in [&data, &data.join("verdict-counts.sqlite3"), &setup.keys] {
+        give_to_another_user(path);
+    }
+    std::fs::set_permissions(&data, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    let (registry, keys, operator) = (
+        setup.registry.display().to_string(),
+        setup.keys.display().to_string(),
+        setup.operator.display().to_string(),
+    );
+    let data_arg = setup.data();
+    let (code, out, err) = run_as_another_user(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--registry",
+        &registry,
+        "--keys",
+        &keys,
+        "--operator",
+        &operator,
+        "--data",
+        &data_arg,
+        "--now",
+        now,
+    ])
+    .await;
+    assert_eq!(
+        (code, out.as_str(), err.lines().count()),
+        (2, "", 1),
+        "{err}"
+    );
+    assert!(
+        err.contains("verdict-counts.sqlite3: not writable"),
+        "{err}"
+    );
+    // An empty database file is not taken for a fresh one.
+    let empty = setup.dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let file = empty.join("verdict-counts.sqlite3");
+    std::fs::write(&file, "").unwrap();
+    let (code, err) = setup.refused(&["--data", empty.to_str().unwrap()]).await;
+    let f = file.display();
+    assert_eq!(
+        (code, err.trim()),
+        (2, format!("x402-verdict: {f}: the file is empty (0 bytes), so not a verdict counts database; restore it, or remove it to count from zero: rm {f}").as_str())
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"", "left as it was");
+}
+
 /// A one-shot server answering 200 with `body` to the first request.
 async fn serve_once(body: &'static str) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -535,7 +535,7 @@ fn read_option(
 }
 
 /// Member `name` of `object`: a string that could name part of an endpoint
-/// (non-empty, at most 512 bytes, no control character).
+/// (non-empty, at most 512 bytes, no control or format character).
 fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, MemberRule> {
     match object.get(name) {
         Some(Value::String(s)) => {

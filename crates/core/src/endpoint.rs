@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::hidden::{is_format, is_hidden};
 use crate::network::same_chain;
 use crate::resource::same_resource;
 
@@ -33,8 +34,11 @@ pub enum FieldRule {
     Empty,
     /// It is longer than [`MAX_FIELD_BYTES`].
     TooLong,
-    /// It holds a control character.
+    /// It holds a control character (Unicode category Cc).
     ControlCharacter,
+    /// It holds a format character (Unicode category Cf: a bidi override, a
+    /// zero-width space), which shows the value as other text than it is.
+    FormatCharacter,
 }
 
 impl fmt::Display for FieldRule {
@@ -44,6 +48,7 @@ impl fmt::Display for FieldRule {
             FieldRule::Empty => "is empty",
             FieldRule::TooLong => "is longer than 512 bytes",
             FieldRule::ControlCharacter => "contains a control character",
+            FieldRule::FormatCharacter => "contains an invisible format character",
         })
     }
 }
@@ -59,8 +64,8 @@ impl fmt::Display for EndpointError {
 impl std::error::Error for EndpointError {}
 
 impl Endpoint {
-    /// Checks the three values (non-empty, at most 512 bytes, no control
-    /// characters) and keeps them exactly as given: nothing is lowercased.
+    /// Checks the three values (non-empty, at most 512 bytes, no control or
+    /// format characters) and keeps them exactly as given: nothing is lowercased.
     ///
     /// # Errors
     ///
@@ -129,7 +134,8 @@ fn is_evm_address(s: &str) -> bool {
 }
 
 /// The rule each endpoint value follows (non-empty, at most
-/// [`MAX_FIELD_BYTES`], no control characters), for a value named `field`.
+/// [`MAX_FIELD_BYTES`], no control or format characters: [`is_hidden`]),
+/// for a value named `field`.
 ///
 /// # Errors
 ///
@@ -139,8 +145,12 @@ pub fn check_field(field: &'static str, value: &str) -> Result<(), EndpointError
         FieldRule::Empty
     } else if value.len() > MAX_FIELD_BYTES {
         FieldRule::TooLong
-    } else if value.chars().any(char::is_control) {
-        FieldRule::ControlCharacter
+    } else if let Some(c) = value.chars().find(|&c| is_hidden(c)) {
+        if is_format(c) {
+            FieldRule::FormatCharacter
+        } else {
+            FieldRule::ControlCharacter
+        }
     } else {
         return Ok(());
     };
@@ -224,6 +234,18 @@ mod tests {
         assert_eq!(
             Endpoint::new("c", "p", "a\nb"),
             error("resourceUrl", FieldRule::ControlCharacter)
+        );
+        for hidden in ["a\u{202e}b", "\u{2066}x", "pay\u{200b}to", "\u{feff}"] {
+            assert_eq!(
+                Endpoint::new("c", hidden, "r"),
+                error("payTo", FieldRule::FormatCharacter)
+            );
+        }
+        assert_eq!(
+            Endpoint::new("c\u{200b}", "p", "r")
+                .unwrap_err()
+                .to_string(),
+            "chain contains an invisible format character"
         );
         assert!(Endpoint::new("c", &"x".repeat(512), "r").is_ok());
         assert_eq!(

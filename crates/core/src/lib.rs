@@ -11,8 +11,9 @@
 //!   for the values a verdict can hold), and strict Ed25519 over it
 //!   ([`signing`]);
 //! - the endpoint identity and its matching rule ([`endpoint`]), where a
-//!   well-known network's two names are one chain ([`network`]) and two
-//!   spellings of one URL are one resource ([`resource`]);
+//!   well-known network's two names are one chain ([`network`]), two
+//!   spellings of one URL are one resource ([`resource`]), and no value
+//!   holds a character that is not shown as itself ([`hidden`]);
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
@@ -41,6 +42,7 @@
 pub mod challenge;
 pub mod endpoint;
 pub mod evaluate;
+pub mod hidden;
 pub mod json;
 pub mod keys;
 pub mod metrics;

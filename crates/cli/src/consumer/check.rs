@@ -15,6 +15,7 @@ use x402_verdict_core::{BaseUrl, Challenge};
 
 use super::lookup::{parse_base_url, TrustArgs};
 use super::verifier::http_client;
+use crate::shown::Shown;
 
 /// The header an x402 v2 server sends its challenge in.
 const PAYMENT_REQUIRED: &str = "payment-required";
@@ -236,7 +237,10 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
                 }
                 println!("{out}");
             } else {
-                println!("{what}: it asks for no payment, so there is nothing to check.");
+                println!(
+                    "{}: it asks for no payment, so there is nothing to check.",
+                    Shown(&what)
+                );
             }
             return Ok(());
         }
@@ -303,6 +307,8 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
             )),
         };
     }
+    // Every line names the URL as parsed (control characters percent-encoded),
+    // never the argument as given.
     let url = args.url.as_deref().unwrap_or_default();
     let parsed = Url::parse(url)
         .ok()
@@ -312,7 +318,7 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
         HttpMethod::Get => "GET",
         HttpMethod::Post => "POST",
     };
-    let asked = format!("{verb} {url}");
+    let asked = format!("{verb} {parsed}");
     let timeout = Duration::from_millis(args.trust.timeout_ms.into());
     match tokio::time::timeout(timeout, ask(&asked, parsed, args.method)).await {
         Ok(read) => read,

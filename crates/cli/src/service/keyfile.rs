@@ -6,14 +6,14 @@
 //!   "previous": [ { "keyId": "…", "publicKey": "…" } ] }
 //! ```
 
-use std::fs;
-use std::io::Write as _;
 use std::path::Path;
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
 use x402_verdict_core::keys::{decode_base64, encode_base64, parse_public_key};
 use x402_verdict_core::KeyId;
+
+use super::secret_file::{self, SecretFileError};
 
 /// How many retired keys a rotation keeps.
 const MAX_PREVIOUS: usize = 4;
@@ -46,20 +46,21 @@ impl KeyFile {
         }
     }
 
-    /// Reads and checks a key file.
+    /// Reads and checks a key file: its mode, type and size
+    /// ([`secret_file::read`]) before its contents.
     ///
     /// # Errors
     ///
     /// One line naming the file and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, String> {
         let at = |problem: String| format!("{}: {problem}", path.display());
-        let doc = crate::jsonfile::read(path)?;
+        let bytes = secret_file::read(path).map_err(|e| e.to_string())?;
+        let doc = crate::jsonfile::parse(path, &bytes)?;
         let secret = doc["current"]["secretKey"]
             .as_str()
             .and_then(decode_base64)
             .and_then(|b| <[u8; 32]>::try_from(b).ok())
             .ok_or_else(|| at("current.secretKey is missing or not base64 of 32 bytes".into()))?;
-        check_private(path).map_err(at)?;
         let current = SigningKey::from_bytes(&secret);
         check_labels(&doc["current"], &current.verifying_key(), "current").map_err(at)?;
         let mut previous = Vec::new();
@@ -81,13 +82,14 @@ impl KeyFile {
         Ok(KeyFile { current, previous })
     }
 
-    /// Writes the file atomically, readable by its owner only.
+    /// Writes the file atomically, readable by its owner only, as
+    /// [`secret_file::write`] does.
     ///
     /// # Errors
     ///
-    /// The I/O error, with the path.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        let at = |e: std::io::Error| format!("{}: {e}", path.display());
+    /// A target that is a symbolic link or in a folder others may write, or
+    /// the I/O error, with the path.
+    pub fn save(&self, path: &Path) -> Result<(), SecretFileError> {
         let current = key_entry(&self.current.verifying_key());
         let mut current = current.as_object().cloned().unwrap_or_default();
         current.insert(
@@ -98,16 +100,7 @@ impl KeyFile {
             "current": current,
             "previous": self.previous.iter().map(key_entry).collect::<Vec<_>>(),
         });
-        let tmp = path.with_extension("tmp");
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&tmp).map_err(at)?;
-        file.write_all(format!("{doc:#}\n").as_bytes())
-            .map_err(at)?;
-        file.sync_all().map_err(at)?;
-        fs::rename(&tmp, path).map_err(at)
+        secret_file::write(path, format!("{doc:#}\n").as_bytes())
     }
 
     /// The `GET /v0/verification-keys` document: current and previous keys.
@@ -122,31 +115,6 @@ impl KeyFile {
         keys.extend(self.previous.iter().map(|k| entry(k, "previous")));
         json!({ "keys": keys })
     }
-}
-
-/// A file holding a secret key must be readable by its owner only: like
-/// ssh, refuse one that grants its group or others any access.
-#[cfg(unix)]
-fn check_private(path: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let mode = fs::metadata(path)
-        .map_err(|e| e.to_string())?
-        .permissions()
-        .mode();
-    if mode & 0o077 != 0 {
-        return Err(format!(
-            "holds a secret key but is open to others (mode {:04o}); run: chmod 600 {}",
-            mode & 0o777,
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
-/// Elsewhere the operating system's own access rules apply.
-#[cfg(not(unix))]
-fn check_private(_path: &Path) -> Result<(), String> {
-    Ok(())
 }
 
 fn key_entry(key: &VerifyingKey) -> Value {

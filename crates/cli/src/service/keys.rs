@@ -37,7 +37,7 @@ pub fn keygen(args: KeygenArgs) -> Result<(), String> {
     } else {
         KeyFile::generate()
     };
-    keys.save(&args.out)?;
+    keys.save(&args.out).map_err(|e| e.to_string())?;
     let public = keys.current.verifying_key();
     println!("keyId {}", KeyId::of(&public));
     println!("publicKey {}", encode_base64(public.as_bytes()));

@@ -7,6 +7,8 @@ pub mod keys;
 pub mod metrics;
 pub mod paid;
 pub mod registry;
+pub mod secret_file;
+pub mod static_files;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -24,7 +26,6 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
@@ -35,6 +36,7 @@ use keyfile::KeyFile;
 use metrics::Publisher;
 use paid::DemoPaid;
 use registry::{Found, Registry};
+use static_files::StaticFiles;
 
 /// The Content-Security-Policy of the static pages: what a strict seller
 /// site would send, so that the demo proves the badge works under it.
@@ -104,11 +106,12 @@ struct Service {
 pub async fn run(args: ServeArgs) -> Result<(), String> {
     let registry = Registry::load(&args.registry)?;
     let keys = KeyFile::load(&args.keys)?;
-    if let Some(dir) = &args.www {
-        if !dir.is_dir() {
-            return Err(format!("--www {}: not a folder", dir.display()));
-        }
-    }
+    let www = args
+        .www
+        .as_deref()
+        .map(StaticFiles::new)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
     let clock = args.now.unwrap_or(Clock::System);
     let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
@@ -116,10 +119,15 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     let attestations = registry.attestation_count();
     let counter = metrics.counter().cloned();
     let flusher = counter.clone().map(|c| c.spawn_flusher());
-    let mut app = router(registry, keys, metrics, clock, args.www);
+    let mut app = router(registry, keys, metrics, clock, www);
     if let Some(paid) = paid {
         app = app.merge(paid.router());
     }
+    // No answer, API or file, is read as another type than it says.
+    let app = app.layer(SetResponseHeaderLayer::overriding(
+        X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("--listen {}: {e}", args.listen))?;
@@ -177,7 +185,7 @@ fn router(
     keys: KeyFile,
     metrics: Publisher,
     clock: Clock,
-    www: Option<PathBuf>,
+    www: Option<StaticFiles>,
 ) -> Router {
     let keys_document = Bytes::from(keys.keys_document().to_string());
     let service = Arc::new(Service {
@@ -201,17 +209,14 @@ fn router(
         .with_state(service);
     match www {
         None => api,
-        Some(dir) => api.merge(
+        Some(files) => api.merge(
             Router::new()
-                .fallback_service(ServeDir::new(dir))
+                .fallback(static_files::serve)
+                .with_state(files)
                 .layer(cors)
                 .layer(SetResponseHeaderLayer::overriding(
                     CONTENT_SECURITY_POLICY,
                     HeaderValue::from_static(STATIC_CSP),
-                ))
-                .layer(SetResponseHeaderLayer::overriding(
-                    X_CONTENT_TYPE_OPTIONS,
-                    HeaderValue::from_static("nosniff"),
                 )),
         ),
     }

@@ -29,6 +29,39 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The user tests play "another user" as when they run as root: nobody.
+pub const OTHER_UID: u32 = 65534;
+
+/// Whether the tests run as root, who may write anything: then "another
+/// user" is [`OTHER_UID`], and what must be refused to a user is run as it.
+pub fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(scratch("whoami")).unwrap().uid() == 0
+}
+
+/// Gives `path` (a file, folder or link) to [`OTHER_UID`] when the tests run
+/// as root, as if that user had made it; otherwise it stays the test's own.
+pub fn give_to_another_user(path: &Path) {
+    if is_root() {
+        std::os::unix::fs::lchown(path, Some(OTHER_UID), Some(OTHER_UID)).unwrap();
+    }
+}
+
+/// [`run`], as [`OTHER_UID`] (with `setpriv`) when the tests run as root,
+/// so that file modes apply to it.
+pub async fn run_as_another_user(args: &[&str]) -> (i32, String, String) {
+    let mut command = if is_root() {
+        let mut c = Command::new("setpriv");
+        let id = OTHER_UID.to_string();
+        c.args(["--reuid", &id, "--regid", &id, "--clear-groups", "--", BIN]);
+        c
+    } else {
+        Command::new(BIN)
+    };
+    command.args(args);
+    outcome(command).await
+}
+
 /// An RFC 3339 time `hours` from now.
 pub fn hours_from_now(hours: i64) -> String {
     seconds_from_now(hours * 3600)
@@ -60,7 +93,14 @@ pub fn attestation(
 
 /// Runs the command to completion: (exit code, stdout, stderr).
 pub async fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().await.unwrap();
+    let mut command = Command::new(BIN);
+    command.args(args);
+    outcome(command).await
+}
+
+/// Runs `command` to completion: (exit code, stdout, stderr).
+async fn outcome(mut command: Command) -> (i32, String, String) {
+    let out = command.output().await.unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -7,7 +7,7 @@
 //! endpoint, no address.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -26,6 +26,28 @@ CREATE TABLE IF NOT EXISTS verdicts_served (
   month TEXT PRIMARY KEY,
   count INTEGER NOT NULL CHECK (count >= 0)
 );";
+
+/// Why the database is refused before SQLite opens it.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The file is there but empty: not a database (SQLite would make it a
+    /// fresh one, and every count saved before would be gone unnoticed).
+    EmptyFile(PathBuf),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::EmptyFile(path) => write!(
+                f,
+                "{0}: the file is empty (0 bytes), so not a verdict counts database; restore it, or remove it to count from zero: rm {0}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
 
 /// The verdict answers served per month, counted since `since`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,6 +88,11 @@ impl VerdictCounter {
         std::fs::create_dir_all(dir).map_err(|e| at(format!("cannot create the folder: {e}")))?;
         let path = dir.join(FILE);
         let in_file = |problem: String| format!("{}: {problem}", path.display());
+        // SQLite takes an empty file for a fresh database: counts lost would
+        // silently start again from zero.
+        if std::fs::metadata(&path).is_ok_and(|meta| meta.len() == 0) {
+            return Err(OpenError::EmptyFile(path).to_string());
+        }
         let mut db = Connection::open(&path).map_err(|e| in_file(e.to_string()))?;
         db.busy_timeout(Duration::from_secs(2))
             .map_err(|e| in_file(e.to_string()))?;
@@ -89,6 +116,16 @@ impl VerdictCounter {
                 "INSERT INTO meta (key, value) VALUES ('lastStart', ?1)
                  ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [now.to_rfc3339()],
+            )
+        })
+        // The proof of writability: a value that changes at every start
+        // (SQLite writes nothing, and so needs no journal, for a value that
+        // stays the same, as `lastStart` does within one second).
+        .and_then(|_| {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('starts', '1')
+                 ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+                [],
             )
         })
         .map_err(|e| in_file(format!("not writable: {e}")))?;

@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use x402_verdict_core::hidden;
 
 /// The longest operator name accepted, in characters.
 const MAX_NAME: usize = 200;
@@ -48,8 +49,10 @@ fn check_text(field: &str, text: &str, max: usize) -> Result<(), String> {
         Err(format!("{field} is empty"))
     } else if text.chars().count() > max {
         Err(format!("{field} is longer than {max} characters"))
-    } else if text.chars().any(char::is_control) {
-        Err(format!("{field} contains a control character"))
+    } else if text.chars().any(hidden::is_hidden) {
+        Err(format!(
+            "{field} contains a control or invisible format character"
+        ))
     } else {
         Ok(())
     }
@@ -80,7 +83,11 @@ mod tests {
         assert_eq!(with("operator", json!(" ")), "operator is empty");
         assert_eq!(
             with("disclosure", json!("a\u{7}b")),
-            "disclosure contains a control character"
+            "disclosure contains a control or invisible format character"
+        );
+        assert_eq!(
+            with("operator", json!("Op\u{202e}")),
+            "operator contains a control or invisible format character"
         );
         assert_eq!(
             with("operator", json!("x".repeat(201))),
