@@ -172,24 +172,51 @@ function element(doc, parent, className, attributes = {}) {
   return node;
 }
 
-/** No CSS anchor positioning (Firefox, older Safari) but the Popover API:
- * the hover text opens in the top layer, placed by script. */
-const ANCHORLESS = (() => {
+/** The Popover API: the hover text can open in the top layer, placed by script. */
+const POPOVER = (() => {
   try {
-    return !globalThis.CSS.supports("anchor-name: --a") && "showPopover" in HTMLElement.prototype;
+    return "showPopover" in HTMLElement.prototype;
   } catch {
     return false;
   }
 })();
 
+/** No CSS anchor positioning (older Firefox and Safari): the top layer from the start. */
+const ANCHORLESS = (() => {
+  try {
+    return POPOVER && !globalThis.CSS.supports("anchor-name: --a");
+  } catch {
+    return false;
+  }
+})();
+
+/** The gap between the badge and its hover text, in CSS pixels (the stylesheet's 6px). */
+const GAP = 6;
+
+/**
+ * Whether the hover text, shown by the stylesheet, lies where it should: on
+ * screen, `GAP` below or above the badge. WebKit does not accept the badge as
+ * an anchor when its containing block is absolutely positioned against the
+ * root (as the anchor-positioning spec says; Chromium and Firefox relax it):
+ * there it lies flush under the badge, unflipped, off screen.
+ */
+function landedWell(host, badge, tip) {
+  const [b, t] = [badge.getBoundingClientRect(), tip.getBoundingClientRect()];
+  const { clientWidth: width, clientHeight: height } = host.ownerDocument.documentElement;
+  const beside = Math.abs(t.top - b.bottom - GAP) < 1 || Math.abs(b.top - t.bottom - GAP) < 1;
+  return beside && t.left >= 0 && t.top >= 0 && t.right <= width && t.bottom <= height;
+}
+
 /**
  * Shows `tip` in the top layer (out of any overflow: hidden box) while the
  * badge is hovered or focused, below it or flipped above, shifted to stay
  * inside the viewport: placed by a stylesheet of the badge's own (no style
- * attribute), moved along when the page scrolls or resizes.
+ * attribute), moved along when the page scrolls or resizes. `scripted`
+ * false: the stylesheet's anchor positioning places it, until once it is
+ * found misplaced when it opens (see landedWell); from then on, the script.
  */
-function popover(host, badge, tip) {
-  tip.setAttribute("popover", "manual");
+function popover(host, badge, tip, scripted) {
+  if (scripted) tip.setAttribute("popover", "manual");
   const root = host.shadowRoot;
   let own;
   const place = () => {
@@ -201,12 +228,19 @@ function popover(host, badge, tip) {
     const doc = host.ownerDocument;
     const [b, t] = [badge.getBoundingClientRect(), tip.getBoundingClientRect()];
     const { clientWidth: width, clientHeight: height } = doc.documentElement;
-    const below = b.bottom + 6;
-    const y = below + t.height > height - 8 && b.top - 6 - t.height >= 0 ? b.top - 6 - t.height : below;
+    const below = b.bottom + GAP;
+    const y = below + t.height > height - 8 && b.top - GAP - t.height >= 0 ? b.top - GAP - t.height : below;
     const x = Math.max(8, Math.min(b.left, width - 8 - t.width));
     own ??= new doc.defaultView.CSSStyleSheet();
     own.replaceSync(`.tip:popover-open{top:${y}px;left:${x}px}`);
     if (root.adoptedStyleSheets[1] !== own) root.adoptedStyleSheets = [...root.adoptedStyleSheets.slice(0, 1), own];
+  };
+  /** Anchored by the stylesheet: once the open hover text is seen misplaced, the script places it. */
+  const check = () => {
+    if (scripted || !on.size || host.ownerDocument.defaultView.getComputedStyle(tip).display === "none" || landedWell(host, badge, tip)) return;
+    scripted = true;
+    tip.setAttribute("popover", "manual");
+    toggle({});
   };
   const on = new Set();
   const toggle = ({ type }) => {
@@ -215,7 +249,11 @@ function popover(host, badge, tip) {
     if (type === "blur") on.delete("focus");
     try {
       const view = host.ownerDocument.defaultView;
-      if (on.size && !host.hasAttribute("data-dismissed")) {
+      if (!scripted) {
+        // The stylesheet shows it (now, or by the next frame: measured then).
+        check();
+        if (!scripted) view.requestAnimationFrame(check);
+      } else if (on.size && !host.hasAttribute("data-dismissed")) {
         if (!tip.matches(":popover-open")) tip.showPopover();
         place();
         view.addEventListener("scroll", place, true);
@@ -254,7 +292,7 @@ export function mount(container) {
       // Escape closes the hover text until the pointer leaves or focus moves on.
       badge.addEventListener("keydown", (event) => event.key === "Escape" && host.setAttribute("data-dismissed", ""));
       for (const type of ["blur", "pointerleave"]) badge.addEventListener(type, () => host.removeAttribute("data-dismissed"));
-      if (ANCHORLESS) popover(host, badge, root.lastChild);
+      if (POPOVER) popover(host, badge, root.lastChild, ANCHORLESS);
       container.replaceChildren(host);
     }
     show(host, "checking", "checking", "Checking the verification service…");

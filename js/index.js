@@ -24,16 +24,34 @@ function warnOnce(message) {
   console.warn(`x402-verdict badge: ${message}`);
 }
 
+/** The smallest module there is: compiling it fails only where the page's policy refuses WebAssembly. */
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+
+/**
+ * Whether the page refuses to compile WebAssembly (a Content-Security-Policy
+ * without 'wasm-unsafe-eval'), found by trying, not by reading the error's
+ * words, which every engine spells its own way ("blocked by CSP" in Firefox),
+ * nor by a securitypolicyviolation event, which WebKit does not fire for it.
+ */
+async function wasmRefused() {
+  try {
+    await WebAssembly.compile(EMPTY_MODULE);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Why the wasm did not load, and what to change. */
-function explain(error, url) {
+async function explain(error, url) {
   const text = String(error?.message ?? error);
   if (error?.status) {
     return `${url} answered HTTP ${error.status}: serve ${WASM} next to x402_verdict_badge.js (or pass its URL to init()).`;
   }
-  if (/unsafe-eval|Content Security Policy/i.test(text)) {
+  if (typeof WebAssembly === "object" && (await wasmRefused())) {
     return "the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src.";
   }
-  if (error instanceof TypeError && error.name === "TypeError" && /fetch/i.test(text)) {
+  if (error?.unfetched) {
     return `${url} could not be fetched: allow its origin in the Content-Security-Policy's connect-src, and serve it with Access-Control-Allow-Origin when it is on another origin.`;
   }
   return `the wasm could not be loaded (${text}).`;
@@ -51,13 +69,16 @@ async function load(input) {
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
     let source = url;
     if (typeof url === "string" || url instanceof URL) {
-      source = await fetch(url);
+      // Refused by connect-src or CORS, or unreachable: every engine words it its own way ("Load failed" in WebKit).
+      source = await fetch(url).catch((cause) => {
+        throw Object.assign(new Error(String(cause?.message ?? cause)), { unfetched: true });
+      });
       if (!source.ok) throw Object.assign(new Error("HTTP error"), { status: source.status });
     }
     await initWasm({ module_or_path: source });
     return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: wasmEndpoints };
   } catch (error) {
-    warnOnce(`${explain(error, url)} ${FALLBACK_NOTE}`);
+    warnOnce(`${await explain(error, url)} ${FALLBACK_NOTE}`);
     return import("./fallback.js");
   }
 }

@@ -1,39 +1,52 @@
-// Browser figures for the badge, printed (no assertions): the listing page's
-// 100 badges (time until all settle, verdict requests made) and the cost of
-// one lookupVerdict evaluation in wasm against the demo service.
+// Browser figures for the badge in each engine (Chromium, Firefox, WebKit:
+// tests/support/browser.mjs), printed side by side with ratios to Chromium
+// (no assertions): the listing page's 100 badges (time until all settle,
+// verdict requests made), the seller page's time to verified, and the cost
+// of one lookupVerdict evaluation in wasm. The demo pages come from www/ on
+// a loopback site that passes /v0/ on to the demo service, so that the
+// test probe (tests/support/origin.mjs) times every badge from the start of
+// the page in every engine.
 //   npm run bench   (after a build)
+//   X402_ENGINES=firefox node scripts/bench-browser.mjs
+import { execFileSync } from "node:child_process";
 import { startDemo } from "./demo.mjs";
-import { launch } from "../tests/support/browser.mjs";
+import { ENGINES, launch } from "../tests/support/browser.mjs";
+import { startOrigin } from "../tests/support/origin.mjs";
 
-const demo = await startDemo();
-const browser = await launch();
-try {
-  const runs = [];
-  for (let i = 0; i < 5; i++) {
-    const page = await browser.newPage();
-    let requests = 0;
-    page.on("request", (r) => { if (r.url().includes("/v0/verdict")) requests++; });
-    await page.goto(`${demo.url}/listing.html`);
-    await page.waitForFunction(() => document.body.dataset.rendered === "100");
-    const settled = await page.evaluate(() => performance.now());
-    runs.push({ settled, requests });
-    await page.close();
-  }
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`listing page: 100 badges settled ${median(runs.map((r) => r.settled)).toFixed(0)} ms after navigation (median of ${runs.length}), ${runs[0].requests} verdict requests`);
+const RUNS = 5;
+const WWW = new URL("../www/", import.meta.url).pathname;
 
-  const page = await browser.newPage();
-  await page.goto(`${demo.url}/index.html`);
-  const perLookup = await page.evaluate(async () => {
+/** In the page, from its start: the time each badge settled (left "checking"), in window.__settled. */
+function timeBadges() {
+  window.__settled = [];
+  new MutationObserver((changes) => {
+    for (const { target } of changes) {
+      if (target.classList?.contains("x402-verdict-badge") && target.dataset.state !== "checking") window.__settled.push(performance.now());
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The page's badges, once `count` have settled: when the last did, and the verdict requests made. */
+async function settle(page, url, count) {
+  await page.goto(url);
+  await page.waitForFunction((n) => window.__settled?.length >= n, count, { timeout: 60000 });
+  return page.evaluate(() => ({
+    settled: Math.max(...window.__settled),
+    requests: performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).length,
+  }));
+}
+
+/** 200 concurrent lookups share one request: the batch is one fetch plus 200 evaluations; with and without a key isolates the signature check. */
+function lookups() {
+  return (async () => {
     const { default: init, lookupVerdict } = await import("./pkg/index.js");
     await init();
     const config = await (await fetch("demo.json")).json();
     const e = config.endpoints.verified;
     const options = { baseUrl: location.origin, chain: e.chain, payTo: e.payTo, resourceUrl: e.resourceUrl, publicKey: config.publicKey };
     await lookupVerdict(options);
-    // 200 concurrent lookups share one request, so the batch time is one
-    // fetch plus 200 evaluations; the median of 7 batches, with and without
-    // a key, isolates the cost of the signature check.
     const batch = async (extra) => {
       const started = performance.now();
       await Promise.all(Array.from({ length: 200 }, () => lookupVerdict({ ...options, ...extra })));
@@ -45,10 +58,47 @@ try {
       return times.sort((a, b) => a - b)[3];
     };
     return { withKey: await median({}), withoutKey: await median({ publicKey: undefined }) };
-  });
-  const check = (perLookup.withKey - perLookup.withoutKey) / 200;
-  console.log(`200 concurrent lookupVerdict (one shared request): ${perLookup.withKey.toFixed(1)} ms with signature checks, ${perLookup.withoutKey.toFixed(1)} ms without: ${check.toFixed(3)} ms per check`);
+  })();
+}
+
+const demo = await startDemo();
+const site = await startOrigin();
+site.folders.set("/", WWW);
+site.proxy = demo.url;
+site.init = [[timeBadges]];
+const figures = {};
+try {
+  for (const engine of ENGINES) {
+    const browser = await launch(engine);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+      const listing = [];
+      const seller = [];
+      for (let i = 0; i < RUNS; i++) {
+        listing.push(await settle(page, `${site.url}/listing.html`, 100));
+        seller.push(await settle(page, `${site.url}/seller.html`, 1));
+      }
+      await page.goto(`${site.url}/index.html`);
+      const perLookup = await page.evaluate(lookups);
+      figures[engine] = {
+        listing: median(listing.map((r) => r.settled)),
+        requests: listing[0].requests,
+        seller: median(seller.map((r) => r.settled)),
+        lookup: perLookup.withoutKey / 200,
+        check: (perLookup.withKey - perLookup.withoutKey) / 200,
+      };
+      await page.close();
+    } finally {
+      await browser.close();
+    }
+  }
 } finally {
-  await browser.close();
-  await demo.stop();
+  await Promise.all([demo.stop(), site.stop()]);
+}
+
+const base = figures.chromium ?? Object.values(figures)[0];
+const ratio = (value, of) => (of > 0 ? ` (${(value / of).toFixed(2)}×)` : "");
+console.log(`browser figures, median of ${RUNS} loads each; ratios to ${figures.chromium ? "Chromium" : ENGINES[0]}; load: ${execFileSync("uptime").toString().trim()}`);
+for (const [engine, f] of Object.entries(figures)) {
+  console.log(`${engine.padEnd(9)} listing page, 100 badges settled ${f.listing.toFixed(0)} ms${ratio(f.listing, base.listing)} after navigation (${f.requests} verdict requests); seller page verified ${f.seller.toFixed(0)} ms${ratio(f.seller, base.seller)}; lookupVerdict ${f.lookup.toFixed(3)} ms each, signature check ${f.check.toFixed(3)} ms${ratio(f.check, base.check)}`);
 }

@@ -32,10 +32,22 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack
 fi
 
-# Debian packages: Chromium and ChromeDriver for the browser tests, wrk for `npm run load`.
+# wasm-bindgen-test-runner drives Firefox through geckodriver (GECKODRIVER), as do the end-to-end tests.
+if ! command -v geckodriver >/dev/null; then
+  say "installing geckodriver"
+  cargo install --locked geckodriver
+fi
+
+# Debian packages: the three engines of the browser tests (Chromium and
+# ChromeDriver; Firefox ESR; WebKitGTK's WebKitWebDriver, which brings its
+# MiniBrowser), Xvfb for the engines run with a window (tests/support/display.mjs),
+# wrk for `npm run load`.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+[ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+[ -x /usr/bin/Xvfb ] || missing+=(xvfb)
 command -v wrk >/dev/null || missing+=(wrk)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian's ${missing[*]}"

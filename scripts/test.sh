@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: every test. Native (cargo test), browser (wasm-bindgen-test in
-# headless Chromium), end to end (Playwright on www/), MCP (the official
+# headless Chromium and Firefox), end to end (www/ and pages of every shape in
+# Chromium, Firefox and WebKit: tests/support/browser.mjs), MCP (the official
 # TypeScript SDK driving our server). Sets itself up first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,5 +38,14 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, end-to-end, MCP and interoperability tests (node --test)"
+step "browser tests (wasm-bindgen-test, headless Firefox ESR through geckodriver)"
+# geckodriver starts the `firefox` it finds on PATH: Debian calls it firefox-esr.
+mkdir -p .work/bin && ln -sfn /usr/bin/firefox-esr .work/bin/firefox
+PATH="$PWD/.work/bin:$PATH" \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+GECKODRIVER="$(command -v geckodriver)" \
+WASM_BINDGEN_TEST_TIMEOUT=120 \
+  node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+
+step "build configuration, end-to-end (Chromium, Firefox, WebKit), MCP and interoperability tests (node --test)"
 node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/

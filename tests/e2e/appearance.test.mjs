@@ -1,14 +1,15 @@
-// How the badge sits in pages of every shape (Chromium, pages on another
-// origin than the service): the page's colour scheme rather than the OS's,
+// How the badge sits in pages of every shape, in each engine (Chromium,
+// Firefox, WebKit: tests/support/browser.mjs; pages on another origin than
+// the service): the page's colour scheme rather than the OS's,
 // a forced theme, a size that follows the surrounding text, and hover text
 // that stays on screen, never widens the page and escapes overflow: hidden.
 // Screenshots of every state in both themes at two text sizes are saved to
-// test-artifacts/ to be looked at.
+// test-artifacts/ (appearance-<engine>-*.png) to be looked at.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
-import { launch } from "../support/browser.mjs";
+import { ENGINES, launch } from "../support/browser.mjs";
 import { startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
@@ -16,20 +17,17 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/`;
 const LIGHT = "rgb(244, 245, 247)";
 const DARK = "rgb(42, 46, 53)";
-let demo, site, browser;
+let demo, site;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  [demo, site, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), launch()]);
+  [demo, site] = await Promise.all([startDemo({ www: false }), startOrigin()]);
   site.folders.set("/pkg/", PACKAGE);
   site.proxy = demo.url;
   // A service that has not answered yet: the "checking" state.
   site.delays.set("/slow/v0/verdict", 20000);
 });
-after(async () => {
-  await browser?.close();
-  await Promise.all([demo?.stop(), site?.stop()]);
-});
+after(() => Promise.all([demo?.stop(), site?.stop()]));
 
 /** A marked span for a demo endpoint (the site passes /v0/ on to the service). */
 function span(name, extra = "") {
@@ -45,11 +43,16 @@ function hideFeature(pattern) {
   CSS.supports = (...query) => !new RegExp(pattern).test(query.join(" ")) && supports(...query);
 }
 
+for (const engine of ENGINES) describe(engine, () => {
+let browser;
+before(async () => { browser = await launch(engine); });
+after(() => browser?.close());
+
 async function open(body, { style = "", colorScheme = "light", viewport = { width: 800, height: 600 }, hide } = {}) {
   const path = `/a${++count}.html`;
   site.pages.set(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><style>${style}</style><script src="/pkg/embed.js"></script></head><body>${body}</body></html>`);
+  site.init = hide ? [[hideFeature, hide]] : [];
   const tab = await browser.newPage({ colorScheme, viewport });
-  if (hide) await tab.addInitScript(hideFeature, hide);
   await tab.goto(site.url + path);
   await tab.waitForFunction(() => {
     const hosts = [...document.querySelectorAll(".x402-verdict-badge")];
@@ -126,6 +129,7 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
     const measure = (tab, selector) => tab.$eval(selector, (host) => {
       const tip = host.shadowRoot.querySelector(".tip");
       const r = tip.getBoundingClientRect();
+      const b = host.shadowRoot.querySelector(".badge").getBoundingClientRect();
       // Hit-test the tip's centre (it takes no pointer events; for this look only, it does,
       // by a sheet of the test's: a style attribute would be found below).
       const sheets = host.shadowRoot.adoptedStyleSheets;
@@ -137,6 +141,8 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
       return {
         shown: getComputedStyle(tip).display !== "none",
         inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+        // 6 px below the badge, or above it.
+        beside: Math.abs(r.top - b.bottom - 6) < 1 || Math.abs(b.top - r.bottom - 6) < 1,
         onTop: center === tip,
         scroll: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
         topLayer: tip.matches("[popover]:popover-open"),
@@ -154,8 +160,9 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
         assert.equal(hidden.scroll[0], hidden.scroll[1], `${id}: hidden, it does not widen the page`);
         await tab.hover(`#${id} .x402-verdict-badge`);
         const shown = await measure(tab, `#${id} .x402-verdict-badge`);
-        await tab.screenshot({ path: `${ARTIFACTS}tip-${id}${hide ? "-top-layer" : ""}.png` });
-        assert.deepEqual(shown, { shown: true, inside: true, onTop: true, scroll: hidden.scroll, topLayer: Boolean(hide) }, id);
+        await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-tip-${id}${hide ? "-top-layer" : ""}.png` });
+        // In the top layer where anchor positioning is missing; elsewhere where the engine's anchoring misplaced it (WebKit, #bottom).
+        assert.deepEqual(shown, { shown: true, inside: true, beside: true, onTop: true, scroll: hidden.scroll, topLayer: hide ? true : shown.topLayer }, id);
         assert.deepEqual(await styleAttributes(tab), [], `${id}: no style attribute`);
         await tab.mouse.move(0, 0);
         assert.equal((await measure(tab, `#${id} .x402-verdict-badge`)).shown, false, `${id}: closed when the pointer leaves`);
@@ -207,10 +214,11 @@ test("screenshots: every state in both themes at two text sizes", async () => {
   const body = `<section class="light">${row(14)}${row(22)}</section><section class="dark">${row(14)}${row(22)}</section>`;
   const style = `body { margin: 0; } section { padding: 12px 16px; } .light { background: #fff; color: #111; color-scheme: light; } .dark { background: #121417; color: #e6e8eb; color-scheme: dark; }`;
   const tab = await open(body, { style, viewport: { width: 640, height: 260 } });
-  await tab.screenshot({ path: `${ARTIFACTS}appearance-states.png` });
+  await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-states.png` });
   await tab.hover(".dark .x402-verdict-badge");
-  await tab.screenshot({ path: `${ARTIFACTS}appearance-dark-tip.png` });
+  await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-dark-tip.png` });
   const edge = await tab.$eval(".dark .x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).borderTopColor);
   assert.equal(edge, "rgb(138, 143, 152)", "the dark tooltip has a visible edge on a dark page");
   await tab.close();
+});
 });

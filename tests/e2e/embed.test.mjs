@@ -1,7 +1,8 @@
 // The badge on pages written outside this repository, served from another
 // origin than the verification service (two loopback servers on different
-// ports), in headless Chromium: the script-tag loader (classic and module,
-// from the site or a CDN), the Content-Security-Policy recipes of docs/embedding.md
+// ports), in each engine (Chromium, Firefox, WebKit: tests/support/browser.mjs):
+// the script-tag loader (classic and module, from the site or a CDN), the
+// Content-Security-Policy recipes of docs/embedding.md
 // copied verbatim, the JavaScript fallback when the wasm cannot load, the
 // <x402-verdict-badge> element and late elements, and the JS API on
 // containers of every kind.
@@ -9,24 +10,21 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
-import { launch } from "../support/browser.mjs";
-import { startOrigin } from "../support/origin.mjs";
+import { ENGINES, launch } from "../support/browser.mjs";
+import { seen as probed, startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/`;
-let demo, site, cdn, browser;
+let demo, site, cdn;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  [demo, site, cdn, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), startOrigin(), launch()]);
+  [demo, site, cdn] = await Promise.all([startDemo({ www: false }), startOrigin(), startOrigin()]);
   for (const origin of [site, cdn]) origin.folders.set("/pkg/", PACKAGE);
   cdn.cors = true;
 });
-after(async () => {
-  await browser?.close();
-  await Promise.all([demo?.stop(), site?.stop(), cdn?.stop()]);
-});
+after(() => Promise.all([demo?.stop(), site?.stop(), cdn?.stop()]));
 
 /** Attributes for a demo endpoint, with the given prefix (`data-` for marked spans). */
 function attributes(name, prefix = "data-", extra = {}) {
@@ -38,23 +36,29 @@ const marked = (name, extra) => `<span data-x402-verdict ${attributes(name, "dat
 const page = (body, head = "") => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>${head}</head><body>${body}</body></html>`;
 
 let pageCount = 0;
-/** Serves `html` from `site` (with `csp`), opens it, and records what a test needs. */
-async function open(html, { csp = null, init, origin = site } = {}) {
+
+/** What the page's probe saw: warnings, errors, CSP violations, and the verdict requests made. */
+async function look(tab) {
+  const seen = await probed(tab);
+  seen.verdicts = await tab.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).length);
+  return seen;
+}
+
+for (const engine of ENGINES) describe(engine, () => {
+let browser;
+before(async () => { browser = await launch(engine); });
+after(() => browser?.close());
+
+/** Serves `html` from `site` (with `csp`, the probe from `probe`), opens it; `seen()` reads what happened in it. */
+async function open(html, { csp = null, init, origin = site, probe = "/__probe.js" } = {}) {
   const path = `/p${++pageCount}.html`;
   origin.pages.set(path, html);
   origin.csp = csp;
+  origin.init = init ? [[init]] : [];
+  origin.probe = probe;
   const tab = await browser.newPage({ viewport: { width: 900, height: 600 } });
-  await tab.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
-  });
-  if (init) await tab.addInitScript(init);
-  const seen = { warnings: [], errors: [], verdicts: 0 };
-  tab.on("console", (m) => { if (m.type() === "warning") seen.warnings.push(m.text()); });
-  tab.on("pageerror", (e) => seen.errors.push(String(e)));
-  tab.on("request", (r) => { if (r.url().includes("/v0/verdict")) seen.verdicts++; });
   await tab.goto(origin.url + path);
-  return { tab, seen, violations: () => tab.evaluate(() => window.__violations) };
+  return { tab, seen: () => look(tab) };
 }
 
 /** Waits until `count` badges have settled, then reads every badge: state, label, hover text. */
@@ -63,7 +67,7 @@ async function settled(tab, count = 1, shot) {
     const hosts = document.querySelectorAll(".x402-verdict-badge");
     return hosts.length >= n && [...hosts].every((h) => h.dataset.state !== "checking");
   }, count, { timeout: 15000 });
-  if (shot) await tab.screenshot({ path: `${ARTIFACTS}embed-${shot}.png` });
+  if (shot) await tab.screenshot({ path: `${ARTIFACTS}embed-${engine}-${shot}.png` });
   return tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => ({
     state: h.dataset.state,
     label: h.shadowRoot.querySelector(".label").textContent,
@@ -81,7 +85,8 @@ describe("script-tag loader", () => {
     assert.deepEqual(states(badges), ["human-backed", "revoked"]);
     assert.equal(badges[0].label, "verified · G");
     assert.ok(badges.every((b) => b.styled));
-    assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+    const { errors, warnings } = await seen();
+    assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
   });
 
@@ -89,7 +94,8 @@ describe("script-tag loader", () => {
     const { tab, seen } = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
     assert.deepEqual(states(await settled(tab)), ["human-backed"]);
     assert.ok(cdn.requests.includes("/pkg/x402_verdict_badge_bg.wasm"), "the wasm came from the CDN folder");
-    assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+    const { errors, warnings } = await seen();
+    assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
   });
 
@@ -100,8 +106,9 @@ describe("script-tag loader", () => {
       const [badge] = await settled(classic.tab, 1, "cdn-without-cors");
       assert.deepEqual([badge.state, badge.label], ["unknown", "unknown"]);
       assert.match(badge.tip, /could not load/);
-      assert.equal(classic.seen.warnings.length, 1);
-      assert.match(classic.seen.warnings[0], /Access-Control-Allow-Origin/);
+      const { warnings } = await classic.seen();
+      assert.equal(warnings.length, 1, warnings.join("\n"));
+      assert.match(warnings[0], /Access-Control-Allow-Origin/);
       await classic.tab.close();
       // The browser refuses a cross-origin module script without CORS before
       // any of its code runs: nothing can draw (docs/embedding.md says so).
@@ -114,7 +121,8 @@ describe("script-tag loader", () => {
     }
   });
 
-  test("the wasm arriving 1.5 s late: the placeholder is in the first paint, and nothing shifts", async () => {
+  // Firefox and WebKit have no first-paint entry and no Layout Instability API (layout-shift entries) to measure it by.
+  test("the wasm arriving 1.5 s late: the placeholder is in the first paint, and nothing shifts", { skip: engine !== "chromium" && `${engine} has no first-paint entry and no layout-shift entries` }, async () => {
     const wasm = "/pkg/x402_verdict_badge_bg.wasm";
     site.delays.set(wasm, 1500);
     try {
@@ -142,7 +150,7 @@ describe("script-tag loader", () => {
       assert.ok(paint < 1500, "the page painted before the wasm arrived");
       assert.equal(shift, 0, "no layout shift from placeholder to badge");
       assert.ok(width > 50, `width ${width}`);
-      assert.deepEqual(seen.errors, []);
+      assert.deepEqual((await seen()).errors, []);
       await tab.close();
     } finally {
       site.delays.clear();
@@ -155,14 +163,15 @@ describe("when the wasm cannot load, the JavaScript fallback renders", () => {
   async function fallback(options, shot) {
     const { tab, seen } = await open(page(`${marked("verified")} ${marked("verified", { strict: true })} ${marked("revoked")}<script src="/pkg/embed.js"></script>`), options);
     const badges = await settled(tab, 3, shot);
+    const { errors, warnings } = await seen();
     await tab.close();
     assert.deepEqual(states(badges), ["human-backed", "unknown", "revoked"]);
     assert.match(badges[0].tip, /could not check the signature/);
     assert.match(badges[1].tip, /Strict mode/);
     assert.ok(badges.every((b) => b.styled));
-    assert.deepEqual(seen.errors, []);
-    assert.equal(seen.warnings.length, 1, seen.warnings.join("\n"));
-    return seen.warnings[0];
+    assert.deepEqual(errors, []);
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    return warnings[0];
   }
 
   test("a Content-Security-Policy without 'wasm-unsafe-eval'", async () => {
@@ -206,13 +215,15 @@ describe("Content-Security-Policy recipes, copied from docs/embedding.md", () =>
       const base = name === "same-origin" ? site.url : demo.url;
       if (name === "same-origin") site.proxy = demo.url;
       const loader = name === "cdn" ? `${cdn.url}/pkg/embed.js` : "/pkg/embed.js";
+      // The policy allows scripts from the CDN only: the probe comes from there too.
+      const probe = name === "cdn" ? `${cdn.url}/__probe.js` : "/__probe.js";
       try {
-        const { tab, seen, violations } = await open(page(`${marked("verified", { "base-url": base })}<script src="${loader}"></script>`), { csp });
+        const { tab, seen } = await open(page(`${marked("verified", { "base-url": base })}<script src="${loader}"></script>`), { csp, probe });
         const [badge] = await settled(tab, 1, `csp-${name}`);
         assert.equal(badge.state, "human-backed");
         assert.ok(badge.styled);
-        assert.deepEqual(await violations(), []);
-        assert.deepEqual([seen.errors, seen.warnings], [[], []]);
+        const { errors, warnings, violations } = await seen();
+        assert.deepEqual([violations, errors, warnings], [[], [], []]);
         await tab.close();
       } finally {
         site.proxy = null;
@@ -232,7 +243,7 @@ describe("dynamic pages", () => {
     }, [marked("verified"), attributes("revoked", "")]);
     assert.deepEqual(states(await settled(tab, 2, "added-later")), ["human-backed", "revoked"]);
     assert.equal(await tab.$eval("#el", (el) => el.state), "revoked");
-    const before = seen.verdicts;
+    const before = (await seen()).verdicts;
     // The same value again, then an endpoint change: one render, one request.
     const { resourceUrl, payTo } = ENDPOINTS.verified;
     await tab.$eval("#el", (el, [r, p]) => {
@@ -241,15 +252,16 @@ describe("dynamic pages", () => {
       el.setAttribute("pay-to", p);
     }, [resourceUrl, payTo]);
     await tab.waitForFunction(() => document.getElementById("el").state === "human-backed");
-    assert.equal(seen.verdicts - before, 1);
+    assert.equal((await seen()).verdicts - before, 1);
     // A property set from JS (as React 19 and Vue do) re-renders; the same value does not.
     await tab.$eval("#el", (el) => { el.strict = true; });
     await tab.waitForFunction(() => window.__events.length === 3);
     await tab.$eval("#el", (el) => { el.strict = true; });
     await tab.waitForTimeout(300);
     assert.deepEqual(await tab.evaluate(() => window.__events), ["revoked", "human-backed", "human-backed"]);
-    assert.equal(seen.verdicts - before, 2);
-    assert.deepEqual(seen.errors, []);
+    const after = await seen();
+    assert.equal(after.verdicts - before, 2);
+    assert.deepEqual(after.errors, []);
     await tab.close();
   });
 });
@@ -316,7 +328,7 @@ describe("the JS API never throws and never hangs", () => {
         },
       };
     }, [options, marked("verified")]);
-    await tab.screenshot({ path: `${ARTIFACTS}embed-api.png`, fullPage: true });
+    await tab.screenshot({ path: `${ARTIFACTS}embed-${engine}-api.png`, fullPage: true });
     const verified = "human-backed";
     assert.deepEqual(result.settledStates, {
       here: verified, template: verified, parsed: verified, framed: verified, later: verified,
@@ -328,7 +340,7 @@ describe("the JS API never throws and never hangs", () => {
     }
     assert.ok(result.shown.sameSheet, "one stylesheet per document");
     assert.ok(result.shown.frameSheet, "the iframe's document has its own");
-    assert.deepEqual(seen.errors, []);
+    assert.deepEqual((await seen()).errors, []);
     await tab.close();
   });
 });
@@ -342,7 +354,8 @@ describe("the element before its definition", () => {
     await tab.waitForFunction(() => document.querySelector("x402-verdict-badge")?.state === "human-backed", null, { timeout: 15000 });
     assert.deepEqual(states(await settled(tab, 1, "upgraded")), ["human-backed"]);
     assert.deepEqual(await tab.$eval("x402-verdict-badge", (el) => [el.chain, Object.hasOwn(el, "chain")]), [chain, false]);
-    assert.deepEqual(seen.errors, []);
+    assert.deepEqual((await seen()).errors, []);
     await tab.close();
   });
+});
 });
