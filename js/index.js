@@ -24,18 +24,18 @@ function warnOnce(message) {
   console.warn(`x402-verdict badge: ${message}`);
 }
 
-/** The smallest module there is: compiling it fails only where the page's policy refuses WebAssembly. */
+/** The smallest module there is: instantiating it fails only where the page's policy refuses WebAssembly (WebKit compiles it all the same). */
 const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
 /**
- * Whether the page refuses to compile WebAssembly (a Content-Security-Policy
+ * Whether the page refuses to run WebAssembly (a Content-Security-Policy
  * without 'wasm-unsafe-eval'), found by trying, not by reading the error's
  * words, which every engine spells its own way ("blocked by CSP" in Firefox),
  * nor by a securitypolicyviolation event, which WebKit does not fire for it.
  */
 async function wasmRefused() {
   try {
-    await WebAssembly.compile(EMPTY_MODULE);
+    await WebAssembly.instantiate(EMPTY_MODULE);
     return false;
   } catch {
     return true;

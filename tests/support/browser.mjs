@@ -6,7 +6,7 @@
 // Firefox and MiniBrowser run with a window on a private Xvfb display
 // (tests/support/display.mjs): headless Firefox never holds the system
 // focus, so :focus would never match there, and MiniBrowser has no headless
-// mode. Both speak classic WebDriver, which has no init scripts and no
+// mode; each window has a display of its own. Both speak classic WebDriver, which has no init scripts and no
 // console events: what a test must see from the start of a page (warnings,
 // errors, CSP violations, a feature hidden) comes from the probe the test
 // origin puts first in every page (tests/support/origin.mjs).
@@ -107,17 +107,20 @@ function capabilities(engine, colorScheme) {
 
 const KEYS = { Tab: Key.TAB, Escape: Key.ESCAPE, Shift: Key.SHIFT, Enter: Key.ENTER };
 
-/** Firefox or WebKit over classic WebDriver: one session (one window) per colour scheme, started when first asked for. */
+/**
+ * Firefox or WebKit over classic WebDriver: one session (one window) per colour scheme, started
+ * when first asked for, each on a display of its own (the keyboard focus follows the pointer: a
+ * second window on one display would take it from the first).
+ */
 class WebDriverBrowser {
   static async start(engine) {
-    const browser = new WebDriverBrowser(engine, await startDisplay());
+    const browser = new WebDriverBrowser(engine);
     await browser.session("light");
     return browser;
   }
 
-  constructor(engine, display) {
+  constructor(engine) {
     this.engine = engine;
-    this.display = display;
     this.sessions = new Map();
   }
 
@@ -126,10 +129,11 @@ class WebDriverBrowser {
     if (!this.sessions.has(colorScheme)) {
       this.sessions.set(colorScheme, (async () => {
         const env = this.engine === "webkit" && colorScheme === "dark" ? { GTK_THEME: "Adwaita:dark" } : {};
-        const server = await startDriver(this.engine, this.display.name, env);
+        const display = await startDisplay();
+        const server = await startDriver(this.engine, display.name, env);
         const driver = await new Builder().usingServer(server.url).withCapabilities(capabilities(this.engine, colorScheme)).build();
         await driver.manage().setTimeouts({ script: 60000, pageLoad: 60000 });
-        return { driver, server, viewport: null };
+        return { driver, server, display, viewport: null };
       })());
     }
     return this.sessions.get(colorScheme);
@@ -147,11 +151,11 @@ class WebDriverBrowser {
 
   async close() {
     for (const pending of this.sessions.values()) {
-      const { driver, server } = await pending;
+      const { driver, server, display } = await pending;
       await driver.quit().catch(() => {});
       await server.stop();
+      await display.stop();
     }
-    await this.display.stop();
   }
 }
 
