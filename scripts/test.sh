@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every test. Native (cargo test), browser (wasm-bindgen-test in
-# headless Chromium), end to end (www/ and pages of every shape in
+# headless Chromium and Firefox), end to end (www/ and pages of every shape in
 # Chromium, Firefox and WebKit: tests/support/browser.mjs), MCP (the official
 # TypeScript SDK driving our server). Sets itself up first.
 set -euo pipefail
@@ -35,6 +35,15 @@ node scripts/size.mjs --check
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_TIMEOUT=120 \
+  node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+
+step "browser tests (wasm-bindgen-test, headless Firefox ESR through geckodriver)"
+# geckodriver starts the `firefox` it finds on PATH: Debian calls it firefox-esr.
+mkdir -p .work/bin && ln -sfn /usr/bin/firefox-esr .work/bin/firefox
+PATH="$PWD/.work/bin:$PATH" \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
