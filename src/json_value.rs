@@ -4,7 +4,7 @@
 use js_sys::{Array, Reflect};
 use wasm_bindgen::JsValue;
 use x402_verdict_core::json::{Object, Value, MAX_DEPTH, MAX_SAFE_INTEGER};
-use x402_verdict_core::options::{OptionField, Unreadable};
+use x402_verdict_core::options::{OptionField, ReadError};
 
 /// A JS value as JSON: `undefined` and `null` are absent; a number is an
 /// integer only when it is a whole, safe one (`NaN`, `Infinity` and `1.5`
@@ -35,29 +35,29 @@ pub fn to_value(value: &JsValue, depth: usize) -> OptionField {
     } else if let Some(text) = value.as_string() {
         Value::String(text)
     } else if value.is_bigint() {
-        return Err(Unreadable::BigInt);
+        return Err(ReadError::BigInt);
     } else if !value.is_object() {
-        return Err(Unreadable::NotJson);
+        return Err(ReadError::NotJson);
     } else if depth >= MAX_DEPTH {
-        return Err(Unreadable::TooDeep);
+        return Err(ReadError::TooDeep);
     } else if Array::is_array(value) {
         let length = Reflect::get(value, &"length".into())
             .ok()
             .and_then(|n| n.as_f64());
         let mut items = Vec::new();
         for i in 0..length.unwrap_or_default() as u32 {
-            let item = Reflect::get_u32(value, i).map_err(|_| Unreadable::Threw)?;
+            let item = Reflect::get_u32(value, i).map_err(|_| ReadError::Threw)?;
             items.push(to_value(&item, depth + 1)?.unwrap_or(Value::Null));
         }
         Value::Array(items)
     } else {
         let mut object = Object::new();
-        let keys = Reflect::own_keys(value).map_err(|_| Unreadable::Threw)?;
+        let keys = Reflect::own_keys(value).map_err(|_| ReadError::Threw)?;
         for key in keys.iter() {
             let Some(name) = key.as_string() else {
                 continue;
             };
-            let member = Reflect::get(value, &key).map_err(|_| Unreadable::Threw)?;
+            let member = Reflect::get(value, &key).map_err(|_| ReadError::Threw)?;
             if let Some(member) = to_value(&member, depth + 1)? {
                 object.insert(&name, member);
             }

@@ -3,7 +3,7 @@
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 use x402_verdict_core::json::Value;
-use x402_verdict_core::options::{OptionsError, Unreadable};
+use x402_verdict_core::options::{OptionsError, ReadError};
 use x402_verdict_core::LookupOptions;
 
 use crate::json_value::to_value;
@@ -17,7 +17,7 @@ pub fn from_js(options: &JsValue) -> Result<LookupOptions, OptionsError> {
         return Err(OptionsError::NotAnObject);
     }
     LookupOptions::from_fields(&mut |name| {
-        let value = Reflect::get(options, &name.into()).map_err(|_| Unreadable::Threw)?;
+        let value = Reflect::get(options, &name.into()).map_err(|_| ReadError::Threw)?;
         to_value(&value, 0).map(|value| resolved(name, value))
     })
 }

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use support::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use x402_verdict_core::json::{ParseError, ParseErrorKind};
-use x402_verdict_core::metrics::{Invalid, MemberPath, PublishedMetrics, Rule};
+use x402_verdict_core::metrics::{MemberPath, MetricsError, MetricsRule, PublishedMetrics};
 use x402_verdict_core::{BaseUrl, Endpoint};
 
 const SELLER: &str = "Seller Co <b>";
@@ -412,7 +412,7 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
     assert_eq!(saved, served, "the snapshot is the document as served");
     s.stop_with("TERM").await;
     // The detail is the core reader's error for the document served.
-    let invalid = |body: &str, expected: Invalid| {
+    let invalid = |body: &str, expected: MetricsError| {
         assert_eq!(
             PublishedMetrics::parse(body.as_bytes()),
             Err(expected.clone())
@@ -429,9 +429,9 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
             serve_once(no_as_of).await,
             invalid(
                 no_as_of,
-                Invalid {
+                MetricsError {
                     at: MemberPath::root().member("asOf"),
-                    rule: Rule::NotDate,
+                    rule: MetricsRule::NotDate,
                 },
             ),
         ),
@@ -439,9 +439,9 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
             serve_once(duplicate).await,
             invalid(
                 duplicate,
-                Invalid {
+                MetricsError {
                     at: MemberPath::root(),
-                    rule: Rule::NotJson(ParseError {
+                    rule: MetricsRule::NotJson(ParseError {
                         kind: ParseErrorKind::DuplicateMemberName,
                         offset: 44,
                     }),
@@ -489,9 +489,9 @@ async fn page_writes_nothing_from_a_missing_or_invalid_snapshot() {
         r#"{"schema":"published-metrics/v1","asOf":"2026-08-30"}"#,
     )
     .unwrap();
-    let not_last_day = Invalid {
+    let not_last_day = MetricsError {
         at: MemberPath::root().member("asOf"),
-        rule: Rule::NotLastDay,
+        rule: MetricsRule::NotLastDay,
     };
     assert_eq!(
         PublishedMetrics::parse(&std::fs::read(&invalid).unwrap()),

@@ -68,12 +68,12 @@ impl Challenge {
         use MemberRule::*;
         match value {
             Value::Object(members) if members.names().next().is_none() => {
-                return Err(Problem::EmptyObject.into())
+                return Err(ChallengeRule::EmptyObject.into())
             }
             Value::Object(_) => {}
-            _ => return Err(Problem::NotAnObject.into()),
+            _ => return Err(ChallengeRule::NotAnObject.into()),
         }
-        let top = |name, rule| Problem::Member {
+        let top = |name, rule| ChallengeRule::Member {
             member: Member::Top(name),
             rule,
         };
@@ -89,16 +89,16 @@ impl Challenge {
             Some(_) => return Err(top("accepts", NotAList).into()),
         };
         if accepts.is_empty() {
-            return Err(Problem::NoOptions.into());
+            return Err(ChallengeRule::NoOptions.into());
         }
         if accepts.len() > MAX_OPTIONS {
-            return Err(Problem::TooManyOptions(accepts.len()).into());
+            return Err(ChallengeRule::TooManyOptions(accepts.len()).into());
         }
         // v2 names the resource once for every option.
         let resource = match version {
             2 => {
                 let resource = value.get("resource").ok_or(top("resource", Missing))?;
-                Some(text(resource, "url").map_err(|rule| Problem::Member {
+                Some(text(resource, "url").map_err(|rule| ChallengeRule::Member {
                     member: Member::ResourceUrl,
                     rule,
                 })?)
@@ -107,7 +107,7 @@ impl Challenge {
         };
         let mut options = Vec::with_capacity(accepts.len());
         for (i, item) in accepts.iter().enumerate() {
-            let at = |member, rule| Problem::Member { member, rule };
+            let at = |member, rule| ChallengeRule::Member { member, rule };
             if !matches!(item, Value::Object(_)) {
                 return Err(at(Member::Accepted(i), NotAnObject).into());
             }
@@ -136,9 +136,9 @@ impl Challenge {
     pub fn from_header(header: &str) -> Result<Self, ChallengeError> {
         let header = header.trim_ascii();
         if header.len() > MAX_HEADER_BYTES {
-            return Err(Problem::HeaderTooLong.into());
+            return Err(ChallengeRule::HeaderTooLong.into());
         }
-        let bytes = decode_base64(header).ok_or(Problem::HeaderNotBase64)?;
+        let bytes = decode_base64(header).ok_or(ChallengeRule::HeaderNotBase64)?;
         Self::from_json(&bytes).map_err(|e| e.within(Within::Header))
     }
 
@@ -161,7 +161,7 @@ impl Challenge {
         if let Some(value) = repeated {
             let in_body = Self::from_value(&value).map_err(|e| e.within(Within::Body))?;
             if let Some(difference) = difference(&challenge, &in_body) {
-                return Err(Problem::Disagree(difference).into());
+                return Err(ChallengeRule::Disagree(difference).into());
             }
         }
         Ok(challenge)
@@ -180,7 +180,7 @@ impl Challenge {
             _ => value,
         };
         if !matches!(result, Value::Object(_)) {
-            return Err(Problem::ResultNotAnObject.into());
+            return Err(ChallengeRule::ResultNotAnObject.into());
         }
         if !matches!(result.get("isError"), Some(Value::Bool(true))) {
             return Ok(None);
@@ -198,10 +198,11 @@ impl Challenge {
             .and_then(<[Value]>::first)
             .and_then(|item| item.get("text"))
             .and_then(Value::as_str)
-            .ok_or(Problem::NoChallengeInResult)?;
+            .ok_or(ChallengeRule::NoChallengeInResult)?;
         let in_text = |wrapped| Within::ContentText { wrapped };
         let inner = parse_json(text.as_bytes()).map_err(|e| e.within(in_text(false)))?;
-        let (wrapped, challenge) = payment_required(&inner).ok_or(Problem::NoChallengeInText)?;
+        let (wrapped, challenge) =
+            payment_required(&inner).ok_or(ChallengeRule::NoChallengeInText)?;
         Self::from_value(challenge)
             .map(Some)
             .map_err(|e| e.within(in_text(wrapped)))
@@ -222,7 +223,7 @@ impl Challenge {
         if mcp.iter().any(|name| value.get(name).is_some()) {
             return Self::from_mcp_result(value);
         }
-        Err(Problem::NotAChallenge.into())
+        Err(ChallengeRule::NotAChallenge.into())
     }
 
     /// Reads text: JSON (a saved body or tool result) when it starts with
@@ -272,7 +273,7 @@ pub struct ChallengeError {
     /// Where the challenge was, when inside something.
     pub within: Option<Within>,
     /// What is wrong with it.
-    pub problem: Problem,
+    pub rule: ChallengeRule,
 }
 
 impl ChallengeError {
@@ -285,12 +286,9 @@ impl ChallengeError {
     }
 }
 
-impl From<Problem> for ChallengeError {
-    fn from(problem: Problem) -> Self {
-        ChallengeError {
-            within: None,
-            problem,
-        }
+impl From<ChallengeRule> for ChallengeError {
+    fn from(rule: ChallengeRule) -> Self {
+        ChallengeError { within: None, rule }
     }
 }
 
@@ -319,7 +317,7 @@ pub enum Within {
 
 /// What is wrong with a challenge, for [`ChallengeError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
+pub enum ChallengeRule {
     /// More than [`MAX_CHALLENGE_BYTES`] of JSON.
     TooLarge,
     /// Not JSON under the core's strict rules.
@@ -357,7 +355,7 @@ pub enum Problem {
     NotAChallenge,
 }
 
-/// A member of a challenge, for [`Problem::Member`].
+/// A member of a challenge, for [`ChallengeRule::Member`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Member {
     /// A top-level member (`x402Version`, `accepts`, `resource`).
@@ -370,7 +368,7 @@ pub enum Member {
     AcceptedMember(usize, &'static str),
 }
 
-/// A rule a member of a challenge can break, for [`Problem::Member`].
+/// A rule a member of a challenge can break, for [`ChallengeRule::Member`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemberRule {
     /// It is required and absent (or `null`).
@@ -389,7 +387,7 @@ pub enum MemberRule {
     Field(FieldRule),
 }
 
-/// Where a header's challenge and the body's differ, for [`Problem::Disagree`].
+/// Where a header's challenge and the body's differ, for [`ChallengeRule::Disagree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Difference {
     /// `x402Version`.
@@ -416,33 +414,40 @@ impl fmt::Display for ChallengeError {
             }
             f.write_str(": ")?;
         }
-        self.problem.fmt(f)
+        self.rule.fmt(f)
     }
 }
 
-impl std::error::Error for ChallengeError {}
+impl std::error::Error for ChallengeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.rule {
+            ChallengeRule::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
-impl fmt::Display for Problem {
+impl fmt::Display for ChallengeRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = match self {
-            Problem::TooLarge => "the challenge is larger than 64 KiB",
-            Problem::NotJson(e) => return write!(f, "not strict JSON: {e}"),
-            Problem::NotAnObject => "the challenge is not a JSON object",
-            Problem::EmptyObject => {
+            ChallengeRule::TooLarge => "the challenge is larger than 64 KiB",
+            ChallengeRule::NotJson(e) => return write!(f, "not strict JSON: {e}"),
+            ChallengeRule::NotAnObject => "the challenge is not a JSON object",
+            ChallengeRule::EmptyObject => {
                 "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header, which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED"
             }
-            Problem::Member { member, rule } => {
+            ChallengeRule::Member { member, rule } => {
                 member.fmt(f)?;
                 f.write_str(" ")?;
                 return rule.fmt(f);
             }
-            Problem::NoOptions => "accepts is empty: the challenge offers no way to pay",
-            Problem::TooManyOptions(n) => {
+            ChallengeRule::NoOptions => "accepts is empty: the challenge offers no way to pay",
+            ChallengeRule::TooManyOptions(n) => {
                 return write!(f, "accepts lists {n} options, more than {MAX_OPTIONS}")
             }
-            Problem::HeaderTooLong => "the PAYMENT-REQUIRED header is longer than base64 of 64 KiB",
-            Problem::HeaderNotBase64 => "the PAYMENT-REQUIRED header is not base64",
-            Problem::Disagree(difference) => {
+            ChallengeRule::HeaderTooLong => "the PAYMENT-REQUIRED header is longer than base64 of 64 KiB",
+            ChallengeRule::HeaderNotBase64 => "the PAYMENT-REQUIRED header is not base64",
+            ChallengeRule::Disagree(difference) => {
                 f.write_str("the PAYMENT-REQUIRED header and the body disagree (")?;
                 match difference {
                     Difference::Version => f.write_str("x402Version")?,
@@ -451,12 +456,12 @@ impl fmt::Display for Problem {
                 }
                 ")"
             }
-            Problem::ResultNotAnObject => "the tool result is not a JSON object",
-            Problem::NoChallengeInResult => {
+            ChallengeRule::ResultNotAnObject => "the tool result is not a JSON object",
+            ChallengeRule::NoChallengeInResult => {
                 "the error result holds no x402 challenge: no structuredContent, no content[0].text"
             }
-            Problem::NoChallengeInText => "content[0].text holds no x402 challenge",
-            Problem::NotAChallenge => {
+            ChallengeRule::NoChallengeInText => "content[0].text holds no x402 challenge",
+            ChallengeRule::NotAChallenge => {
                 "neither an x402 challenge (no x402Version) nor an MCP tool result"
             }
         };
@@ -493,9 +498,9 @@ impl fmt::Display for MemberRule {
 /// Strict JSON within the size bound.
 fn parse_json(bytes: &[u8]) -> Result<Value, ChallengeError> {
     if bytes.len() > MAX_CHALLENGE_BYTES {
-        return Err(Problem::TooLarge.into());
+        return Err(ChallengeRule::TooLarge.into());
     }
-    parse_strict(bytes).map_err(|e| Problem::NotJson(e).into())
+    parse_strict(bytes).map_err(|e| ChallengeRule::NotJson(e).into())
 }
 
 /// The `PaymentRequired` object in `value`: the value itself when it has an

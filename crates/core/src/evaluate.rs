@@ -6,7 +6,7 @@ use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
 use crate::time::Timestamp;
-use crate::verdict::{Malformed, Rule, VerdictDocument, WireOutcome};
+use crate::verdict::{VerdictDocument, VerdictError, VerdictRule, WireOutcome};
 
 /// How far in the future a `verifiedAt` may lie (clock skew) before freshness
 /// becomes `unknown`.
@@ -342,9 +342,9 @@ impl Lookup {
                 Reason::Malformed,
                 Some(format!(
                     "{}",
-                    Malformed::Field {
+                    VerdictError::Field {
                         field: "issuedAt",
-                        rule: Rule::InTheFuture,
+                        rule: VerdictRule::InTheFuture,
                     }
                 )),
             );

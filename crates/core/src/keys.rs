@@ -64,19 +64,19 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 /// # Errors
 ///
 /// The first rule the key breaks.
-pub fn parse_public_key(text: &str) -> Result<VerifyingKey, KeyProblem> {
-    let bytes = decode_base64(text.trim_ascii()).ok_or(KeyProblem::NotBase64)?;
-    let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyProblem::Not32Bytes)?;
-    let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyProblem::NotAPoint)?;
+pub fn parse_public_key(text: &str) -> Result<VerifyingKey, KeyError> {
+    let bytes = decode_base64(text.trim_ascii()).ok_or(KeyError::NotBase64)?;
+    let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyError::Not32Bytes)?;
+    let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::NotAPoint)?;
     if key.is_weak() {
-        return Err(KeyProblem::SmallOrder);
+        return Err(KeyError::SmallOrder);
     }
     Ok(key)
 }
 
 /// What is wrong with one public key, by [`parse_public_key`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyProblem {
+pub enum KeyError {
     /// It is neither standard base64 nor base64url.
     NotBase64,
     /// It decodes to other than 32 bytes.
@@ -87,19 +87,19 @@ pub enum KeyProblem {
     SmallOrder,
 }
 
-impl fmt::Display for KeyProblem {
+impl fmt::Display for KeyError {
     /// The problem, as a predicate (`is not base64`): callers name the key.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            KeyProblem::NotBase64 => "is not base64",
-            KeyProblem::Not32Bytes => "is not 32 bytes (a raw Ed25519 public key)",
-            KeyProblem::NotAPoint => "is not an Ed25519 public key",
-            KeyProblem::SmallOrder => "is a small-order (weak) key",
+            KeyError::NotBase64 => "is not base64",
+            KeyError::Not32Bytes => "is not 32 bytes (a raw Ed25519 public key)",
+            KeyError::NotAPoint => "is not an Ed25519 public key",
+            KeyError::SmallOrder => "is a small-order (weak) key",
         })
     }
 }
 
-impl std::error::Error for KeyProblem {}
+impl std::error::Error for KeyError {}
 
 /// Why a key configuration is refused, by [`TrustedKeys::from_comma_list`]
 /// and [`TrustedKeys::from_json`].
@@ -110,7 +110,7 @@ pub enum KeysError {
         /// Where the key was given.
         at: KeyAt,
         /// What is wrong with it.
-        problem: KeyProblem,
+        problem: KeyError,
     },
     /// No key at all (an empty list).
     NoKey,
@@ -162,7 +162,14 @@ impl fmt::Display for KeysError {
     }
 }
 
-impl std::error::Error for KeysError {}
+impl std::error::Error for KeysError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            KeysError::Key { problem, .. } => Some(problem),
+            _ => None,
+        }
+    }
+}
 
 /// The public keys a consumer trusts, each under the keyId computed from it.
 #[derive(Clone, Debug, Default)]
@@ -336,7 +343,7 @@ mod tests {
 
     #[test]
     fn bad_keys_are_named() {
-        use KeyProblem::*;
+        use KeyError::*;
         let only = |problem| KeysError::Key {
             at: KeyAt::Only,
             problem,

@@ -3,8 +3,8 @@
 //! metrics").
 //!
 //! A document that breaks any rule is no dataset: [`PublishedMetrics::parse`]
-//! answers the first broken rule as an [`Invalid`]: where ([`MemberPath`])
-//! and which [`Rule`], its `Display` a one-line detail. The rules: the strict
+//! answers the first broken rule as an [`MetricsError`]: where ([`MemberPath`])
+//! and which [`MetricsRule`], its `Display` a one-line detail. The rules: the strict
 //! JSON of verdicts; complete months only (every point dated `YYYY-MM`
 //! within `period`, ascending, never after the month `asOf` closes, `asOf`
 //! being that month's last day); counts are non-negative integers and ratios
@@ -15,13 +15,13 @@
 //! rule (counts and ratios only), and marked as unknown.
 //!
 //! ```
-//! use x402_verdict_core::metrics::{MemberPath, PublishedMetrics, Rule};
+//! use x402_verdict_core::metrics::{MemberPath, PublishedMetrics, MetricsRule};
 //!
 //! let doc = br#"{"schema":"published-metrics/v1","asOf":"2026-08-31","period":null,"relatedParty":true,
 //!   "operator":{"operator":"Example","relatedParty":true,"disclosure":"A pilot."},"series":[]}"#;
 //! assert!(PublishedMetrics::parse(doc).unwrap().period.is_none());
 //! let invalid = PublishedMetrics::parse(b"{}").unwrap_err();
-//! assert_eq!((invalid.at, invalid.rule), (MemberPath::root().member("schema"), Rule::NotSchema));
+//! assert_eq!((invalid.at, invalid.rule), (MemberPath::root().member("schema"), MetricsRule::NotSchema));
 //! let invalid = PublishedMetrics::parse(br#"{"schema":"published-metrics/v1","asOf":"2026-08"}"#).unwrap_err();
 //! assert_eq!(invalid.to_string(), "asOf is not a date YYYY-MM-DD");
 //! ```
@@ -199,13 +199,13 @@ impl Point {
 /// breaks, and where. Its `Display` is the one-line detail, such as
 /// `series[0] (sellers_attested): points[1].active exceeds cumulative`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invalid {
+pub struct MetricsError {
     /// The member or item that breaks the rule (for a rule on what an object
     /// holds, such as an unknown member: the object); the root for the
     /// document as a whole.
     pub at: MemberPath,
     /// The rule it breaks.
-    pub rule: Rule,
+    pub rule: MetricsRule,
 }
 
 /// Where in a document: the members and items from the top, written as
@@ -225,9 +225,9 @@ pub enum Step {
     Series(usize, String),
 }
 
-/// A rule of the format, for [`Invalid`].
+/// A rule of the format, for [`MetricsError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Rule {
+pub enum MetricsRule {
     /// The text is not a document under the strict JSON rules of verdicts.
     NotJson(ParseError),
     /// It is not a JSON object.
@@ -341,7 +341,7 @@ impl fmt::Display for MemberPath {
     }
 }
 
-impl fmt::Display for Rule {
+impl fmt::Display for MetricsRule {
     /// The words after the path.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -389,28 +389,35 @@ impl fmt::Display for Rule {
     }
 }
 
-impl fmt::Display for Invalid {
+impl fmt::Display for MetricsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (at, rule) = (&self.at, &self.rule);
         let root = at.0.is_empty();
         match rule {
-            Rule::NotJson(_) => write!(f, "{rule}"),
-            Rule::NotAnObject if root => f.write_str("not a JSON object"),
-            Rule::UnknownMember(_) if root => write!(f, "{rule}"),
+            MetricsRule::NotJson(_) => write!(f, "{rule}"),
+            MetricsRule::NotAnObject if root => f.write_str("not a JSON object"),
+            MetricsRule::UnknownMember(_) if root => write!(f, "{rule}"),
             // A rule on what the object holds, not on the object.
-            Rule::UnknownMember(_)
-            | Rule::ReasonWhileAvailable
-            | Rule::PointsWhileUnavailable
-            | Rule::PointWithoutPeriod => write!(f, "{at}: {rule}"),
+            MetricsRule::UnknownMember(_)
+            | MetricsRule::ReasonWhileAvailable
+            | MetricsRule::PointsWhileUnavailable
+            | MetricsRule::PointWithoutPeriod => write!(f, "{at}: {rule}"),
             _ => write!(f, "{at} {rule}"),
         }
     }
 }
 
-impl std::error::Error for Invalid {}
+impl std::error::Error for MetricsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.rule {
+            MetricsRule::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
-fn invalid<T>(at: MemberPath, rule: Rule) -> Result<T, Invalid> {
-    Err(Invalid { at, rule })
+fn broken<T>(at: MemberPath, rule: MetricsRule) -> Result<T, MetricsError> {
+    Err(MetricsError { at, rule })
 }
 
 impl PublishedMetrics {
@@ -419,19 +426,19 @@ impl PublishedMetrics {
     /// # Errors
     ///
     /// The first broken rule, and where.
-    pub fn parse(bytes: &[u8]) -> Result<Self, Invalid> {
+    pub fn parse(bytes: &[u8]) -> Result<Self, MetricsError> {
         let root = MemberPath::root();
-        let top = Object::parse(bytes).map_err(|e| Invalid {
+        let top = Object::parse(bytes).map_err(|e| MetricsError {
             at: MemberPath::root(),
             rule: match e {
-                ObjectError::NotJson(e) => Rule::NotJson(e),
-                ObjectError::NotAnObject => Rule::NotAnObject,
+                ObjectError::NotJson(e) => MetricsRule::NotJson(e),
+                ObjectError::NotAnObject => MetricsRule::NotAnObject,
             },
         })?;
         if top.get("schema").and_then(Value::as_str) != Some(SCHEMA) {
-            return invalid(root.member("schema"), Rule::NotSchema);
+            return broken(root.member("schema"), MetricsRule::NotSchema);
         }
-        only(
+        only_members(
             &top,
             &root,
             &[
@@ -449,21 +456,24 @@ impl PublishedMetrics {
             .map(Month::parse_date)
         {
             Some(Some((month, day))) if day == month.last_day() => month,
-            Some(Some(_)) => return invalid(root.member("asOf"), Rule::NotLastDay),
-            _ => return invalid(root.member("asOf"), Rule::NotDate),
+            Some(Some(_)) => return broken(root.member("asOf"), MetricsRule::NotLastDay),
+            _ => return broken(root.member("asOf"), MetricsRule::NotDate),
         };
         let period = read_period(top.get("period"), as_of)?;
         let related_party = boolean(&top, &root, "relatedParty")?;
         let operator = read_operator(top.get("operator"), related_party)?;
         let list = root.member("series");
         let Some(items) = top.get("series").and_then(Value::as_array) else {
-            return invalid(list, Rule::NotList);
+            return broken(list, MetricsRule::NotList);
         };
         let mut series: Vec<Series> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let one = read_series(item, &list, i, period, related_party)?;
             if let Some(j) = series.iter().position(|s| s.id == one.id) {
-                return invalid(list.series(i, &one.id).member("id"), Rule::RepeatsId(j));
+                return broken(
+                    list.series(i, &one.id).member("id"),
+                    MetricsRule::RepeatsId(j),
+                );
             }
             series.push(one);
         }
@@ -478,66 +488,69 @@ impl PublishedMetrics {
 }
 
 /// Refuses any member of `object` (at `at`) not in `allowed`.
-fn only(object: &Object, at: &MemberPath, allowed: &[&str]) -> Result<(), Invalid> {
+fn only_members(object: &Object, at: &MemberPath, allowed: &[&str]) -> Result<(), MetricsError> {
     match object.names().find(|name| !allowed.contains(name)) {
-        Some(name) => invalid(at.clone(), Rule::UnknownMember(name.to_owned())),
+        Some(name) => broken(at.clone(), MetricsRule::UnknownMember(name.to_owned())),
         None => Ok(()),
     }
 }
 
-fn boolean(object: &Object, at: &MemberPath, name: &str) -> Result<bool, Invalid> {
+fn boolean(object: &Object, at: &MemberPath, name: &str) -> Result<bool, MetricsError> {
     match object.get(name) {
         Some(Value::Bool(b)) => Ok(*b),
-        _ => invalid(at.member(name), Rule::NotBoolean),
+        _ => broken(at.member(name), MetricsRule::NotBoolean),
     }
 }
 
-fn text(object: &Object, at: &MemberPath, name: &str) -> Result<String, Invalid> {
+fn text(object: &Object, at: &MemberPath, name: &str) -> Result<String, MetricsError> {
     match object.get(name).and_then(Value::as_str) {
         Some(s) if !s.trim().is_empty() => Ok(s.to_owned()),
-        _ => invalid(at.member(name), Rule::NotText),
+        _ => broken(at.member(name), MetricsRule::NotText),
     }
 }
 
-fn read_period(value: Option<&Value>, as_of: Month) -> Result<Option<(Month, Month)>, Invalid> {
+fn read_period(
+    value: Option<&Value>,
+    as_of: Month,
+) -> Result<Option<(Month, Month)>, MetricsError> {
     let at = MemberPath::root().member("period");
     let object = match value {
         Some(Value::Null) => return Ok(None),
         Some(Value::Object(object)) => object,
-        _ => return invalid(at, Rule::NotNullOrObject),
+        _ => return broken(at, MetricsRule::NotNullOrObject),
     };
-    only(object, &at, &["from", "to"])?;
+    only_members(object, &at, &["from", "to"])?;
     let month = |name: &str| match object
         .get(name)
         .and_then(Value::as_str)
         .and_then(Month::parse)
     {
         Some(month) => Ok(month),
-        None => invalid(at.member(name), Rule::NotMonth),
+        None => broken(at.member(name), MetricsRule::NotMonth),
     };
     let (from, to) = (month("from")?, month("to")?);
     if from > to {
-        return invalid(at.member("from"), Rule::AfterTo);
+        return broken(at.member("from"), MetricsRule::AfterTo);
     }
     if to != as_of {
-        return invalid(at.member("to"), Rule::NotMonthOfAsOf);
+        return broken(at.member("to"), MetricsRule::NotMonthOfAsOf);
     }
     Ok(Some((from, to)))
 }
 
-fn read_operator(value: Option<&Value>, related_party: bool) -> Result<Operator, Invalid> {
+fn read_operator(value: Option<&Value>, related_party: bool) -> Result<Operator, MetricsError> {
     let at = MemberPath::root().member("operator");
     let Some(Value::Object(object)) = value else {
-        return invalid(at, Rule::NotAnObject);
+        return broken(at, MetricsRule::NotAnObject);
     };
-    only(object, &at, &["operator", "relatedParty", "disclosure"])?;
+    only_members(object, &at, &["operator", "relatedParty", "disclosure"])?;
     let operator = Operator {
         name: text(object, &at, "operator")?,
         related_party: boolean(object, &at, "relatedParty")?,
         disclosure: text(object, &at, "disclosure")?,
     };
     if operator.related_party != related_party {
-        return invalid(at.member("relatedParty"), Rule::DiffersFromReport);
+        return broken(at.member("relatedParty"), MetricsRule::DiffersFromReport);
     }
     Ok(operator)
 }
@@ -549,13 +562,13 @@ fn read_series(
     index: usize,
     period: Option<(Month, Month)>,
     report_related: bool,
-) -> Result<Series, Invalid> {
+) -> Result<Series, MetricsError> {
     let Value::Object(object) = value else {
-        return invalid(list.item(index), Rule::NotAnObject);
+        return broken(list.item(index), MetricsRule::NotAnObject);
     };
     let id = text(object, &list.item(index), "id")?;
     let at = list.series(index, &id);
-    only(
+    only_members(
         object,
         &at,
         &[
@@ -571,15 +584,15 @@ fn read_series(
     let discipline = text(object, &at, "discipline")?;
     let related_party = boolean(object, &at, "relatedParty")?;
     if report_related && !related_party {
-        return invalid(at.member("relatedParty"), Rule::NotRelatedParty);
+        return broken(at.member("relatedParty"), MetricsRule::NotRelatedParty);
     }
     let points = object.get("points");
     let figures = if boolean(object, &at, "available")? {
         if object.get("unavailableReason").is_some() {
-            return invalid(at, Rule::ReasonWhileAvailable);
+            return broken(at, MetricsRule::ReasonWhileAvailable);
         }
         let Some(Value::Array(items)) = points else {
-            return invalid(at.member("points"), Rule::NotList);
+            return broken(at.member("points"), MetricsRule::NotList);
         };
         let mut read = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
@@ -589,7 +602,10 @@ fn read_series(
                 .last()
                 .is_some_and(|p: &Point| p.period >= point.period)
             {
-                return invalid(point_at.member("period"), Rule::NotAscending(point.period));
+                return broken(
+                    point_at.member("period"),
+                    MetricsRule::NotAscending(point.period),
+                );
             }
             read.push(point);
         }
@@ -599,10 +615,10 @@ fn read_series(
             .and_then(Value::as_array)
             .is_some_and(|p| !p.is_empty())
         {
-            return invalid(at, Rule::PointsWhileUnavailable);
+            return broken(at, MetricsRule::PointsWhileUnavailable);
         }
         if !matches!(points, None | Some(Value::Array(_))) {
-            return invalid(at.member("points"), Rule::NotList);
+            return broken(at.member("points"), MetricsRule::NotList);
         }
         Figures::Unavailable {
             reason: text(object, &at, "unavailableReason")?,
@@ -623,24 +639,24 @@ fn read_point(
     at: &MemberPath,
     known: Option<KnownSeries>,
     period: Option<(Month, Month)>,
-) -> Result<Point, Invalid> {
+) -> Result<Point, MetricsError> {
     let Value::Object(object) = value else {
-        return invalid(at.clone(), Rule::NotAnObject);
+        return broken(at.clone(), MetricsRule::NotAnObject);
     };
     let Some(month) = object
         .get("period")
         .and_then(Value::as_str)
         .and_then(Month::parse)
     else {
-        return invalid(at.member("period"), Rule::NotMonth);
+        return broken(at.member("period"), MetricsRule::NotMonth);
     };
     match period {
-        None => return invalid(at.clone(), Rule::PointWithoutPeriod),
+        None => return broken(at.clone(), MetricsRule::PointWithoutPeriod),
         Some((_, to)) if month > to => {
-            return invalid(at.member("period"), Rule::NotComplete(month))
+            return broken(at.member("period"), MetricsRule::NotComplete(month))
         }
         Some((from, _)) if month < from => {
-            return invalid(at.member("period"), Rule::BeforeFrom(month))
+            return broken(at.member("period"), MetricsRule::BeforeFrom(month))
         }
         Some(_) => {}
     }
@@ -648,15 +664,17 @@ fn read_point(
         Some(fields) => {
             let mut names = vec!["period"];
             names.extend(fields.iter().map(|(name, _)| *name));
-            only(object, at, &names)?;
+            only_members(object, at, &names)?;
             fields
                 .iter()
                 .map(|&(name, kind)| {
-                    let broken = |rule| Invalid {
+                    let broken = |rule| MetricsError {
                         at: at.member(name),
                         rule,
                     };
-                    let value = object.get(name).ok_or_else(|| broken(Rule::Missing))?;
+                    let value = object
+                        .get(name)
+                        .ok_or_else(|| broken(MetricsRule::Missing))?;
                     let read = figure(value).map_err(broken)?;
                     match (kind, read) {
                         (Kind::Count, Figure::Count(_))
@@ -666,8 +684,8 @@ fn read_point(
                         (Kind::RatioOrNull, Figure::Count(n)) if n <= 1 => {
                             Ok((name.to_owned(), Figure::Ratio(n as f64)))
                         }
-                        (Kind::Count, _) => Err(broken(Rule::NotCount)),
-                        (Kind::RatioOrNull, _) => Err(broken(Rule::NotRatioOrNull)),
+                        (Kind::Count, _) => Err(broken(MetricsRule::NotCount)),
+                        (Kind::RatioOrNull, _) => Err(broken(MetricsRule::NotRatioOrNull)),
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?
@@ -679,7 +697,7 @@ fn read_point(
                 let value = object.get(name).unwrap_or(&Value::Null);
                 match figure(value) {
                     Ok(f) => Ok((name.to_owned(), f)),
-                    Err(rule) => invalid(at.member(name), rule),
+                    Err(rule) => broken(at.member(name), rule),
                 }
             })
             .collect::<Result<Vec<_>, _>>()?,
@@ -693,17 +711,17 @@ fn read_point(
 }
 
 /// A count, a ratio or null: counts and ratios only.
-fn figure(value: &Value) -> Result<Figure, Rule> {
+fn figure(value: &Value) -> Result<Figure, MetricsRule> {
     match value {
         Value::Null => Ok(Figure::Missing),
         Value::Integer(n) => u64::try_from(*n)
             .map(Figure::Count)
-            .map_err(|_| Rule::Negative),
+            .map_err(|_| MetricsRule::Negative),
         Value::OtherNumber(literal) => match literal.parse::<f64>().ok() {
             Some(r) if (0.0..=1.0).contains(&r) => Ok(Figure::Ratio(r)),
-            _ => Err(Rule::NotCountOrRatio),
+            _ => Err(MetricsRule::NotCountOrRatio),
         },
-        _ => Err(Rule::NotNumber),
+        _ => Err(MetricsRule::NotNumber),
     }
 }
 
@@ -712,9 +730,9 @@ fn check_consistency(
     point: &Point,
     known: Option<KnownSeries>,
     at: &MemberPath,
-) -> Result<(), Invalid> {
+) -> Result<(), MetricsError> {
     let c = |name| point.count(name);
-    let exceeds = |name, other| invalid(at.member(name), Rule::Exceeds(other));
+    let exceeds = |name, other| broken(at.member(name), MetricsRule::Exceeds(other));
     match known {
         Some(KnownSeries::SellersAttested) if c("active") > c("cumulative") => {
             exceeds("active", "cumulative")
@@ -727,17 +745,17 @@ fn check_consistency(
             if retained > eligible {
                 return exceeds("retained", "eligible");
             }
-            let ratio = |rule| invalid(at.member("ratio"), rule);
+            let ratio = |rule| broken(at.member("ratio"), rule);
             match point.get("ratio") {
                 Some(Figure::Missing) if eligible == 0 => Ok(()),
-                Some(Figure::Missing) => ratio(Rule::NullThoughEligible),
-                _ if eligible == 0 => ratio(Rule::NotNullThoughNoneEligible),
+                Some(Figure::Missing) => ratio(MetricsRule::NullThoughEligible),
+                _ if eligible == 0 => ratio(MetricsRule::NotNullThoughNoneEligible),
                 Some(Figure::Ratio(r))
                     if (r - retained as f64 / eligible as f64).abs() <= 0.000_051 =>
                 {
                     Ok(())
                 }
-                _ => ratio(Rule::NotRetainedOverEligible),
+                _ => ratio(MetricsRule::NotRetainedOverEligible),
             }
         }
         _ => Ok(()),
@@ -776,7 +794,7 @@ mod tests {
         })
     }
 
-    fn parse(doc: &Json) -> Result<PublishedMetrics, Invalid> {
+    fn parse(doc: &Json) -> Result<PublishedMetrics, MetricsError> {
         PublishedMetrics::parse(doc.to_string().as_bytes())
     }
 
@@ -860,238 +878,246 @@ mod tests {
         };
         let sellers = |k: usize| point(0, "sellers_attested", k);
         let retention = |k: usize| point(1, "retention_90d", k);
-        let cases: Vec<(Edit, MemberPath, Rule)> = vec![
+        let cases: Vec<(Edit, MemberPath, MetricsRule)> = vec![
             (
                 set("/schema", json!("published-metrics/v2")),
                 top("schema"),
-                Rule::NotSchema,
+                MetricsRule::NotSchema,
             ),
             (
                 set("/extra", json!(1)),
                 MemberPath::root(),
-                Rule::UnknownMember("extra".into()),
+                MetricsRule::UnknownMember("extra".into()),
             ),
-            (set("/asOf", json!("2026-08")), top("asOf"), Rule::NotDate),
+            (
+                set("/asOf", json!("2026-08")),
+                top("asOf"),
+                MetricsRule::NotDate,
+            ),
             (
                 set("/asOf", json!("2026-08-30")),
                 top("asOf"),
-                Rule::NotLastDay,
+                MetricsRule::NotLastDay,
             ),
             (
                 set("/period", json!("2026-06..2026-08")),
                 top("period"),
-                Rule::NotNullOrObject,
+                MetricsRule::NotNullOrObject,
             ),
             (
                 set("/period/from", json!("2026-6")),
                 top("period").member("from"),
-                Rule::NotMonth,
+                MetricsRule::NotMonth,
             ),
             (
                 set("/period/from", json!("2026-09")),
                 top("period").member("from"),
-                Rule::AfterTo,
+                MetricsRule::AfterTo,
             ),
             (
                 set("/period/to", json!("2026-07")),
                 top("period").member("to"),
-                Rule::NotMonthOfAsOf,
+                MetricsRule::NotMonthOfAsOf,
             ),
             (
                 set("/period/label", json!("x")),
                 top("period"),
-                Rule::UnknownMember("label".into()),
+                MetricsRule::UnknownMember("label".into()),
             ),
             (
                 set("/relatedParty", json!("yes")),
                 top("relatedParty"),
-                Rule::NotBoolean,
+                MetricsRule::NotBoolean,
             ),
             (
                 set("/operator", json!("Example")),
                 top("operator"),
-                Rule::NotAnObject,
+                MetricsRule::NotAnObject,
             ),
             (
                 set("/operator/operator", json!(" ")),
                 top("operator").member("operator"),
-                Rule::NotText,
+                MetricsRule::NotText,
             ),
             (
                 set("/operator/disclosure", json!(null)),
                 top("operator").member("disclosure"),
-                Rule::NotText,
+                MetricsRule::NotText,
             ),
             (
                 set("/operator/relatedParty", json!(false)),
                 top("operator").member("relatedParty"),
-                Rule::DiffersFromReport,
+                MetricsRule::DiffersFromReport,
             ),
-            (set("/series", json!({})), top("series"), Rule::NotList),
+            (
+                set("/series", json!({})),
+                top("series"),
+                MetricsRule::NotList,
+            ),
             (
                 set("/series/0", json!(1)),
                 top("series").item(0),
-                Rule::NotAnObject,
+                MetricsRule::NotAnObject,
             ),
             (
                 set("/series/0/id", json!("")),
                 top("series").item(0).member("id"),
-                Rule::NotText,
+                MetricsRule::NotText,
             ),
             (
                 set("/series/3/id", json!("sellers_attested")),
                 series(3, "sellers_attested").member("id"),
-                Rule::RepeatsId(0),
+                MetricsRule::RepeatsId(0),
             ),
             (
                 set("/series/0/discipline", json!(1)),
                 series(0, "sellers_attested").member("discipline"),
-                Rule::NotText,
+                MetricsRule::NotText,
             ),
             (
                 set("/series/0/relatedParty", json!(false)),
                 series(0, "sellers_attested").member("relatedParty"),
-                Rule::NotRelatedParty,
+                MetricsRule::NotRelatedParty,
             ),
             (
                 set("/series/0/available", json!(1)),
                 series(0, "sellers_attested").member("available"),
-                Rule::NotBoolean,
+                MetricsRule::NotBoolean,
             ),
             (
                 set("/series/0/unavailableReason", json!("x")),
                 series(0, "sellers_attested"),
-                Rule::ReasonWhileAvailable,
+                MetricsRule::ReasonWhileAvailable,
             ),
             (
                 set("/series/0/points", json!({})),
                 series(0, "sellers_attested").member("points"),
-                Rule::NotList,
+                MetricsRule::NotList,
             ),
             (
                 set("/series/3/points", json!([{ "period": "2026-08" }])),
                 series(3, "revenue"),
-                Rule::PointsWhileUnavailable,
+                MetricsRule::PointsWhileUnavailable,
             ),
             (
                 set("/series/3/points", json!({})),
                 series(3, "revenue").member("points"),
-                Rule::NotList,
+                MetricsRule::NotList,
             ),
             (
                 remove("/series/3/unavailableReason"),
                 series(3, "revenue").member("unavailableReason"),
-                Rule::NotText,
+                MetricsRule::NotText,
             ),
             (
                 set("/series/0/points/0", json!([])),
                 sellers(0),
-                Rule::NotAnObject,
+                MetricsRule::NotAnObject,
             ),
             (
                 set("/series/0/points/0/period", json!("2026-06-01")),
                 sellers(0).member("period"),
-                Rule::NotMonth,
+                MetricsRule::NotMonth,
             ),
             (
                 set("/series/0/points/1/period", json!("2026-09")),
                 sellers(1).member("period"),
-                Rule::NotComplete(month("2026-09")),
+                MetricsRule::NotComplete(month("2026-09")),
             ),
             (
                 set("/series/0/points/0/period", json!("2026-05")),
                 sellers(0).member("period"),
-                Rule::BeforeFrom(month("2026-05")),
+                MetricsRule::BeforeFrom(month("2026-05")),
             ),
             (
                 set("/series/0/points/1/period", json!("2026-06")),
                 sellers(1).member("period"),
-                Rule::NotAscending(month("2026-06")),
+                MetricsRule::NotAscending(month("2026-06")),
             ),
             (
                 set("/series/0/points/0/payTo", json!("0xabc")),
                 sellers(0),
-                Rule::UnknownMember("payTo".into()),
+                MetricsRule::UnknownMember("payTo".into()),
             ),
             (
                 remove("/series/0/points/0/active"),
                 sellers(0).member("active"),
-                Rule::Missing,
+                MetricsRule::Missing,
             ),
             (
                 set("/series/0/points/0/active", json!(-1)),
                 sellers(0).member("active"),
-                Rule::Negative,
+                MetricsRule::Negative,
             ),
             (
                 set("/series/0/points/0/active", json!(1.5)),
                 sellers(0).member("active"),
-                Rule::NotCountOrRatio,
+                MetricsRule::NotCountOrRatio,
             ),
             (
                 set("/series/0/points/0/cumulative", json!(0.5)),
                 sellers(0).member("cumulative"),
-                Rule::NotCount,
+                MetricsRule::NotCount,
             ),
             (
                 set("/series/0/points/0/active", json!("2")),
                 sellers(0).member("active"),
-                Rule::NotNumber,
+                MetricsRule::NotNumber,
             ),
             (
                 set("/series/0/points/0/active", json!(3)),
                 sellers(0).member("active"),
-                Rule::Exceeds("cumulative"),
+                MetricsRule::Exceeds("cumulative"),
             ),
             (
                 set("/series/0/points/0/independent", json!(3)),
                 sellers(0).member("independent"),
-                Rule::Exceeds("active"),
+                MetricsRule::Exceeds("active"),
             ),
             (
                 set("/series/1/points/1/ratio", json!(1.25)),
                 retention(1).member("ratio"),
-                Rule::NotCountOrRatio,
+                MetricsRule::NotCountOrRatio,
             ),
             (
                 set("/series/1/points/1/ratio", json!(2)),
                 retention(1).member("ratio"),
-                Rule::NotRatioOrNull,
+                MetricsRule::NotRatioOrNull,
             ),
             (
                 set("/series/1/points/1/ratio", json!(0.5)),
                 retention(1).member("ratio"),
-                Rule::NotRetainedOverEligible,
+                MetricsRule::NotRetainedOverEligible,
             ),
             (
                 set("/series/1/points/1/ratio", json!(null)),
                 retention(1).member("ratio"),
-                Rule::NullThoughEligible,
+                MetricsRule::NullThoughEligible,
             ),
             (
                 set("/series/1/points/0/ratio", json!(0)),
                 retention(0).member("ratio"),
-                Rule::NotNullThoughNoneEligible,
+                MetricsRule::NotNullThoughNoneEligible,
             ),
             (
                 set("/series/1/points/1/retained", json!(4)),
                 retention(1).member("retained"),
-                Rule::Exceeds("eligible"),
+                MetricsRule::Exceeds("eligible"),
             ),
             (
                 set("/series/4/points/0/share", json!(true)),
                 point(4, "future_series", 0).member("share"),
-                Rule::NotNumber,
+                MetricsRule::NotNumber,
             ),
             (
                 set("/series/4/points/0/label", json!("x")),
                 point(4, "future_series", 0).member("label"),
-                Rule::NotNumber,
+                MetricsRule::NotNumber,
             ),
             (
                 set("/period", json!(null)),
                 sellers(0),
-                Rule::PointWithoutPeriod,
+                MetricsRule::PointWithoutPeriod,
             ),
         ];
         let mut rules = std::collections::HashSet::new();
@@ -1099,19 +1125,19 @@ mod tests {
             let mut doc = valid();
             edit(&mut doc);
             rules.insert(std::mem::discriminant(&rule));
-            assert_eq!(parse(&doc), Err(Invalid { at, rule }));
+            assert_eq!(parse(&doc), Err(MetricsError { at, rule }));
         }
-        // Every variant of Rule but NotJson (see `strict_json_rules_apply`).
+        // Every variant of MetricsRule but NotJson (see `strict_json_rules_apply`).
         assert_eq!(rules.len(), 31);
     }
 
     #[test]
     fn strict_json_rules_apply() {
-        let not_json = |kind, offset| Invalid {
+        let not_json = |kind, offset| MetricsError {
             at: MemberPath::root(),
-            rule: Rule::NotJson(ParseError { kind, offset }),
+            rule: MetricsRule::NotJson(ParseError { kind, offset }),
         };
-        let root = |rule| Invalid {
+        let root = |rule| MetricsError {
             at: MemberPath::root(),
             rule,
         };
@@ -1121,12 +1147,12 @@ mod tests {
                 not_json(ParseErrorKind::DuplicateMemberName, 65),
             ),
             (b"{} x", not_json(ParseErrorKind::TrailingCharacters, 3)),
-            (b"[1]", root(Rule::NotAnObject)),
+            (b"[1]", root(MetricsRule::NotAnObject)),
             (
                 b"{}",
-                Invalid {
+                MetricsError {
                     at: top("schema"),
-                    rule: Rule::NotSchema,
+                    rule: MetricsRule::NotSchema,
                 },
             ),
         ] {
@@ -1139,24 +1165,24 @@ mod tests {
     fn details_read_as_one_line() {
         let sellers = series(0, "sellers_attested");
         for (at, rule, line) in [
-            (MemberPath::root(), Rule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON: trailing characters at byte 3"),
-            (MemberPath::root(), Rule::NotAnObject, "not a JSON object"),
-            (MemberPath::root(), Rule::UnknownMember("extra".into()), "unknown member `extra`"),
-            (top("schema"), Rule::NotSchema, "schema is not \"published-metrics/v1\""),
-            (top("period"), Rule::UnknownMember("label".into()), "period: unknown member `label`"),
-            (top("period").member("from"), Rule::AfterTo, "period.from is after period.to"),
-            (top("operator"), Rule::NotAnObject, "operator is not an object"),
-            (top("series").item(2), Rule::NotAnObject, "series[2] is not an object"),
-            (top("series").item(0).member("id"), Rule::NotText, "series[0].id is not a non-empty string"),
-            (series(3, "revenue").member("id"), Rule::RepeatsId(0), "series[3] (revenue): id is also the id of series[0]"),
-            (series(3, "revenue"), Rule::PointsWhileUnavailable, "series[3] (revenue): unavailable, yet it has points"),
-            (sellers.member("relatedParty"), Rule::NotRelatedParty, "series[0] (sellers_attested): relatedParty is false in a related-party report"),
-            (sellers.member("points").item(1).member("period"), Rule::NotComplete(month("2026-09")), "series[0] (sellers_attested): points[1].period 2026-09 is not a complete month as of asOf"),
-            (sellers.member("points").item(0), Rule::UnknownMember("payTo".into()), "series[0] (sellers_attested): points[0]: unknown member `payTo`"),
-            (sellers.member("points").item(0), Rule::PointWithoutPeriod, "series[0] (sellers_attested): points[0]: a point, yet the report's period is null"),
-            (sellers.member("points").item(0).member("active"), Rule::Exceeds("cumulative"), "series[0] (sellers_attested): points[0].active exceeds cumulative"),
+            (MemberPath::root(), MetricsRule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON: trailing characters at byte 3"),
+            (MemberPath::root(), MetricsRule::NotAnObject, "not a JSON object"),
+            (MemberPath::root(), MetricsRule::UnknownMember("extra".into()), "unknown member `extra`"),
+            (top("schema"), MetricsRule::NotSchema, "schema is not \"published-metrics/v1\""),
+            (top("period"), MetricsRule::UnknownMember("label".into()), "period: unknown member `label`"),
+            (top("period").member("from"), MetricsRule::AfterTo, "period.from is after period.to"),
+            (top("operator"), MetricsRule::NotAnObject, "operator is not an object"),
+            (top("series").item(2), MetricsRule::NotAnObject, "series[2] is not an object"),
+            (top("series").item(0).member("id"), MetricsRule::NotText, "series[0].id is not a non-empty string"),
+            (series(3, "revenue").member("id"), MetricsRule::RepeatsId(0), "series[3] (revenue): id is also the id of series[0]"),
+            (series(3, "revenue"), MetricsRule::PointsWhileUnavailable, "series[3] (revenue): unavailable, yet it has points"),
+            (sellers.member("relatedParty"), MetricsRule::NotRelatedParty, "series[0] (sellers_attested): relatedParty is false in a related-party report"),
+            (sellers.member("points").item(1).member("period"), MetricsRule::NotComplete(month("2026-09")), "series[0] (sellers_attested): points[1].period 2026-09 is not a complete month as of asOf"),
+            (sellers.member("points").item(0), MetricsRule::UnknownMember("payTo".into()), "series[0] (sellers_attested): points[0]: unknown member `payTo`"),
+            (sellers.member("points").item(0), MetricsRule::PointWithoutPeriod, "series[0] (sellers_attested): points[0]: a point, yet the report's period is null"),
+            (sellers.member("points").item(0).member("active"), MetricsRule::Exceeds("cumulative"), "series[0] (sellers_attested): points[0].active exceeds cumulative"),
         ] {
-            assert_eq!(Invalid { at, rule }.to_string(), line);
+            assert_eq!(MetricsError { at, rule }.to_string(), line);
         }
     }
 }

@@ -8,9 +8,7 @@ use crate::endpoint::{Endpoint, FieldRule};
 use crate::evaluate::Lookup;
 use crate::json::Value;
 use crate::keys::{KeysError, TrustedKeys};
-use crate::request::{
-    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutOutOfRange, DEFAULT_TIMEOUT_MS,
-};
+use crate::request::{check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS};
 
 /// Everything one lookup needs, validated.
 #[derive(Clone, Debug)]
@@ -36,11 +34,11 @@ pub const OPTION_NAMES: [&str; 7] = [
 
 /// One option as its source holds it: absent (`None`), a JSON value, or why
 /// it could not be read.
-pub type OptionField = Result<Option<Value>, Unreadable>;
+pub type OptionField = Result<Option<Value>, ReadError>;
 
 /// Why a source could not give an option as a JSON value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unreadable {
+pub enum ReadError {
     /// Reading it threw (a getter, a proxy trap).
     Threw,
     /// It is a `BigInt`.
@@ -51,19 +49,19 @@ pub enum Unreadable {
     TooDeep,
 }
 
-impl fmt::Display for Unreadable {
+impl fmt::Display for ReadError {
     /// The problem, as a predicate (`could not be read`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Unreadable::Threw => "could not be read",
-            Unreadable::BigInt => "is a BigInt, not a number",
-            Unreadable::NotJson => "is not a JSON value",
-            Unreadable::TooDeep => "is nested too deeply",
+            ReadError::Threw => "could not be read",
+            ReadError::BigInt => "is a BigInt, not a number",
+            ReadError::NotJson => "is not a JSON value",
+            ReadError::TooDeep => "is nested too deeply",
         })
     }
 }
 
-impl std::error::Error for Unreadable {}
+impl std::error::Error for ReadError {}
 
 /// Why options are refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +85,7 @@ pub struct OptionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionRule {
     /// Its source could not give it as a JSON value.
-    Unreadable(Unreadable),
+    Unreadable(ReadError),
     /// It is required and absent (or `null`).
     Missing,
     /// It must be a string and is not.
@@ -99,7 +97,7 @@ pub enum OptionRule {
     /// `publicKey`: not an acceptable key configuration.
     Keys(KeysError),
     /// `timeoutMs`: not a whole number of milliseconds in range.
-    Timeout(TimeoutOutOfRange),
+    Timeout(TimeoutError),
     /// `strict`: not `true` or `false`.
     NotABoolean,
 }
@@ -200,7 +198,7 @@ impl LookupOptions {
                 .and_then(|ms| check_timeout_ms(ms).ok()),
             Some(_) => None,
         }
-        .or_else(|| o.problem("timeoutMs", OptionRule::Timeout(TimeoutOutOfRange)))
+        .or_else(|| o.problem("timeoutMs", OptionRule::Timeout(TimeoutError)))
         .unwrap_or(DEFAULT_TIMEOUT_MS);
 
         let strict = match o.take("strict") {
@@ -302,7 +300,7 @@ mod tests {
         let e = LookupOptions::from_json_test(json!({"baseUrl": "ftp://x", "chain": 5, "resourceUrl": "r", "timeoutMs": -1, "strict": "yes", "publicKey": "zz"})).unwrap_err();
         let key = KeysError::Key {
             at: crate::keys::KeyAt::Only,
-            problem: crate::keys::KeyProblem::NotBase64,
+            problem: crate::keys::KeyError::NotBase64,
         };
         assert_eq!(
             e,
@@ -311,7 +309,7 @@ mod tests {
                 error("chain", NotAString),
                 error("payTo", Missing),
                 error("publicKey", Keys(key)),
-                error("timeoutMs", Timeout(TimeoutOutOfRange)),
+                error("timeoutMs", Timeout(TimeoutError)),
                 error("strict", NotABoolean),
             ])
         );
@@ -330,7 +328,7 @@ mod tests {
                     json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "timeoutMs": timeout})
                 )
                 .unwrap_err(),
-                OptionsError::Invalid(vec![error("timeoutMs", Timeout(TimeoutOutOfRange))]),
+                OptionsError::Invalid(vec![error("timeoutMs", Timeout(TimeoutError))]),
                 "{timeout}"
             );
         }
@@ -346,11 +344,11 @@ mod tests {
         let e = LookupOptions::from_fields(&mut |name| {
             asked.push(name);
             match name {
-                "chain" => Err(Unreadable::Threw),
+                "chain" => Err(ReadError::Threw),
                 "payTo" => Ok(Some(Value::OtherNumber("1.5".into()))),
                 "resourceUrl" => Ok(Some("r".into())),
                 "baseUrl" => Ok(Some("".into())),
-                "publicKey" => Err(Unreadable::BigInt),
+                "publicKey" => Err(ReadError::BigInt),
                 _ => Ok(None),
             }
         })
@@ -361,9 +359,9 @@ mod tests {
             e,
             OptionsError::Invalid(vec![
                 error("baseUrl", OptionRule::BaseUrl(BaseUrlError::Empty)),
-                error("chain", OptionRule::Unreadable(Unreadable::Threw)),
+                error("chain", OptionRule::Unreadable(ReadError::Threw)),
                 error("payTo", OptionRule::NotAString),
-                error("publicKey", OptionRule::Unreadable(Unreadable::BigInt)),
+                error("publicKey", OptionRule::Unreadable(ReadError::BigInt)),
             ])
         );
         assert_eq!(

@@ -144,26 +144,26 @@ impl std::error::Error for BaseUrlError {}
 ///
 /// # Errors
 ///
-/// [`TimeoutOutOfRange`] for any other number.
-pub fn check_timeout_ms(ms: u64) -> Result<u32, TimeoutOutOfRange> {
+/// [`TimeoutError`] for any other number.
+pub fn check_timeout_ms(ms: u64) -> Result<u32, TimeoutError> {
     match u32::try_from(ms) {
         Ok(ms @ 1..=MAX_TIMEOUT_MS) => Ok(ms),
-        _ => Err(TimeoutOutOfRange),
+        _ => Err(TimeoutError),
     }
 }
 
 /// A timeout outside 1 to [`MAX_TIMEOUT_MS`] milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeoutOutOfRange;
+pub struct TimeoutError;
 
-impl fmt::Display for TimeoutOutOfRange {
+impl fmt::Display for TimeoutError {
     /// The accepted range, as a predicate: callers name the timeout.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("must be a whole number of milliseconds from 1 to 60000")
     }
 }
 
-impl std::error::Error for TimeoutOutOfRange {}
+impl std::error::Error for TimeoutError {}
 
 #[cfg(test)]
 mod tests {
@@ -228,8 +228,8 @@ mod tests {
     #[test]
     fn timeout_range() {
         assert_eq!(check_timeout_ms(3000), Ok(3000));
-        assert_eq!(check_timeout_ms(0), Err(TimeoutOutOfRange));
-        assert_eq!(check_timeout_ms(60_001), Err(TimeoutOutOfRange));
+        assert_eq!(check_timeout_ms(0), Err(TimeoutError));
+        assert_eq!(check_timeout_ms(60_001), Err(TimeoutError));
         assert_eq!(check_timeout_ms(60_000), Ok(60_000));
     }
 }

@@ -5,7 +5,7 @@ use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 use crate::json::{Object, Value};
 use crate::keys::{decode_base64, encode_base64, KeyId, TrustedKeys};
 use crate::request::MAX_BODY_BYTES;
-use crate::verdict::{Malformed, SignatureField, Verdict, VerdictDocument};
+use crate::verdict::{SignatureField, Verdict, VerdictDocument, VerdictError};
 
 /// The domain-separation prefix of every signed message.
 pub const SIGNATURE_DOMAIN: &[u8] = b"x402-verdict/v1\n";
@@ -89,7 +89,7 @@ pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bo
 ///
 /// The rule the verdict breaks, or a document larger than consumers accept
 /// ([`MAX_BODY_BYTES`]); nothing is returned then.
-pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Malformed> {
+pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, VerdictError> {
     let key_id = KeyId::of(&key.verifying_key());
     verdict.insert("keyId", Value::String(key_id.to_string()));
     Verdict::from_object(&verdict)?;
@@ -103,7 +103,7 @@ pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Mal
     document.insert("verdict", Value::Object(verdict));
     let text = document.canonical().unwrap_or_default();
     if text.len() > MAX_BODY_BYTES {
-        return Err(Malformed::TooLarge(text.len()));
+        return Err(VerdictError::TooLarge(text.len()));
     }
     Ok(text)
 }

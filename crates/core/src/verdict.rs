@@ -85,7 +85,7 @@ pub const MAX_RECHECK_EVERY_HOURS: i64 = 8760;
 
 /// Why a document is not a valid verdict document.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Malformed {
+pub enum VerdictError {
     /// The body is not a document under the strict JSON rules.
     NotJson(ParseError),
     /// The document is not a JSON object.
@@ -97,7 +97,7 @@ pub enum Malformed {
         /// The member, as spelled on the wire (`verifiedAt`).
         field: &'static str,
         /// The rule it breaks.
-        rule: Rule,
+        rule: VerdictRule,
     },
     /// `verdict` holds a number other than an integer of at most 2^53 - 1.
     UnsafeNumber,
@@ -105,9 +105,9 @@ pub enum Malformed {
     TooLarge(usize),
 }
 
-/// A rule a member of `verdict` can break, for [`Malformed::Field`].
+/// A rule a member of `verdict` can break, for [`VerdictError::Field`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
+pub enum VerdictRule {
     /// It is required and absent.
     Missing,
     /// It is not a string.
@@ -134,7 +134,7 @@ pub enum Rule {
     InTheFuture,
 }
 
-impl Rule {
+impl VerdictRule {
     /// The words for it, after the member's name.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -154,7 +154,7 @@ impl Rule {
     }
 }
 
-impl fmt::Display for Malformed {
+impl fmt::Display for VerdictError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
@@ -172,10 +172,17 @@ impl fmt::Display for Malformed {
     }
 }
 
-impl std::error::Error for Malformed {}
+impl std::error::Error for VerdictError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
-fn bad<T>(field: &'static str, rule: Rule) -> Result<T, Malformed> {
-    Err(Malformed::Field { field, rule })
+fn field_error<T>(field: &'static str, rule: VerdictRule) -> Result<T, VerdictError> {
+    Err(VerdictError::Field { field, rule })
 }
 
 impl VerdictDocument {
@@ -184,13 +191,13 @@ impl VerdictDocument {
     /// # Errors
     ///
     /// The first rule broken, naming the field; never the field's value.
-    pub fn parse(bytes: &[u8]) -> Result<Self, Malformed> {
-        let value = parse_strict(bytes).map_err(Malformed::NotJson)?;
+    pub fn parse(bytes: &[u8]) -> Result<Self, VerdictError> {
+        let value = parse_strict(bytes).map_err(VerdictError::NotJson)?;
         let Value::Object(mut doc) = value else {
-            return Err(Malformed::NotAnObject);
+            return Err(VerdictError::NotAnObject);
         };
         let Some(Value::Object(raw)) = doc.remove("verdict") else {
-            return Err(Malformed::NoVerdict);
+            return Err(VerdictError::NoVerdict);
         };
         let signature = match doc.remove("signature") {
             None | Some(Value::Null) => SignatureField::Absent,
@@ -212,27 +219,27 @@ impl Verdict {
     /// # Errors
     ///
     /// The first rule broken, naming the field.
-    pub fn from_object(raw: &Object) -> Result<Self, Malformed> {
+    pub fn from_object(raw: &Object) -> Result<Self, VerdictError> {
         check_numbers(raw)?;
         match raw.get("v") {
             Some(Value::Integer(1)) => {}
-            Some(_) => return bad("v", Rule::NotOne),
-            None => return bad("v", Rule::Missing),
+            Some(_) => return field_error("v", VerdictRule::NotOne),
+            None => return field_error("v", VerdictRule::Missing),
         }
         let outcome = match optional_str(raw, "outcome") {
             Ok(Some("human_backed")) => WireOutcome::HumanBacked,
             Ok(Some("revoked")) => WireOutcome::Revoked,
             Ok(Some("stale")) => WireOutcome::Stale,
             Ok(Some("no_signal")) => WireOutcome::NoSignal,
-            Ok(None) => return bad("outcome", Rule::Missing),
-            _ => return bad("outcome", Rule::UnknownOutcome),
+            Ok(None) => return field_error("outcome", VerdictRule::Missing),
+            _ => return field_error("outcome", VerdictRule::UnknownOutcome),
         };
         let assurance_level = optional_str(raw, "assuranceLevel")?
             .map(|level| {
                 if is_assurance_level(level) {
                     Ok(level.to_owned())
                 } else {
-                    bad("assuranceLevel", Rule::NotAssuranceLevel)
+                    field_error("assuranceLevel", VerdictRule::NotAssuranceLevel)
                 }
             })
             .transpose()?;
@@ -241,29 +248,29 @@ impl Verdict {
             None => None,
             Some(v) => match v {
                 Value::Integer(h @ 1..=MAX_RECHECK_EVERY_HOURS) => Some(*h as u32),
-                _ => return bad("recheckEveryHours", Rule::NotHoursInRange),
+                _ => return field_error("recheckEveryHours", VerdictRule::NotHoursInRange),
             },
         };
         if outcome == WireOutcome::HumanBacked && assurance_level.is_none() {
-            return bad("assuranceLevel", Rule::RequiredWithHumanBacked);
+            return field_error("assuranceLevel", VerdictRule::RequiredWithHumanBacked);
         }
         if outcome != WireOutcome::NoSignal {
             if verified_at.is_none() {
-                return bad("verifiedAt", Rule::RequiredWithOutcome);
+                return field_error("verifiedAt", VerdictRule::RequiredWithOutcome);
             }
             if recheck_every_hours.is_none() {
-                return bad("recheckEveryHours", Rule::RequiredWithOutcome);
+                return field_error("recheckEveryHours", VerdictRule::RequiredWithOutcome);
             }
         }
         let issued_at = optional_time(raw, "issuedAt")?;
         if let (Some(verified), Some(issued)) = (verified_at, issued_at) {
             if verified > issued.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
-                return bad("verifiedAt", Rule::LaterThanIssuedAt);
+                return field_error("verifiedAt", VerdictRule::LaterThanIssuedAt);
             }
         }
         let key_id = match optional_str(raw, "keyId")? {
             Some(text) => KeyId::parse(text),
-            None => return bad("keyId", Rule::Missing),
+            None => return field_error("keyId", VerdictRule::Missing),
         };
         Ok(Verdict {
             chain: required_str(raw, "chain")?.to_owned(),
@@ -273,8 +280,9 @@ impl Verdict {
             assurance_level,
             verified_at,
             recheck_every_hours,
-            issued_at: issued_at.map_or_else(|| bad("issuedAt", Rule::Missing), Ok)?,
-            key_id: key_id.map_or_else(|| bad("keyId", Rule::NotKeyId), Ok)?,
+            issued_at: issued_at
+                .map_or_else(|| field_error("issuedAt", VerdictRule::Missing), Ok)?,
+            key_id: key_id.map_or_else(|| field_error("keyId", VerdictRule::NotKeyId), Ok)?,
         })
     }
 }
@@ -288,27 +296,30 @@ pub fn is_assurance_level(level: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
 }
 
-fn optional_str<'a>(raw: &'a Object, field: &'static str) -> Result<Option<&'a str>, Malformed> {
+fn optional_str<'a>(raw: &'a Object, field: &'static str) -> Result<Option<&'a str>, VerdictError> {
     match raw.get(field) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => bad(field, Rule::NotString),
+        Some(_) => field_error(field, VerdictRule::NotString),
     }
 }
 
-fn required_str<'a>(raw: &'a Object, field: &'static str) -> Result<&'a str, Malformed> {
-    optional_str(raw, field)?.map_or_else(|| bad(field, Rule::Missing), Ok)
+fn required_str<'a>(raw: &'a Object, field: &'static str) -> Result<&'a str, VerdictError> {
+    optional_str(raw, field)?.map_or_else(|| field_error(field, VerdictRule::Missing), Ok)
 }
 
-fn optional_time(raw: &Object, field: &'static str) -> Result<Option<Timestamp>, Malformed> {
+fn optional_time(raw: &Object, field: &'static str) -> Result<Option<Timestamp>, VerdictError> {
     optional_str(raw, field)?
-        .map(|text| Timestamp::parse_rfc3339(text).map_or_else(|| bad(field, Rule::NotTime), Ok))
+        .map(|text| {
+            Timestamp::parse_rfc3339(text)
+                .map_or_else(|| field_error(field, VerdictRule::NotTime), Ok)
+        })
         .transpose()
 }
 
 /// Every number in a verdict must be an integer of magnitude at most 2^53 - 1,
 /// so that every canonicalizer prints it the same way.
-fn check_numbers(raw: &Object) -> Result<(), Malformed> {
+fn check_numbers(raw: &Object) -> Result<(), VerdictError> {
     fn walk(value: &Value) -> bool {
         match value {
             Value::OtherNumber(_) => false,
@@ -320,7 +331,7 @@ fn check_numbers(raw: &Object) -> Result<(), Malformed> {
     if raw.values().all(walk) {
         Ok(())
     } else {
-        Err(Malformed::UnsafeNumber)
+        Err(VerdictError::UnsafeNumber)
     }
 }
 
@@ -342,14 +353,14 @@ mod tests {
         })
     }
 
-    fn problem(mutate: impl FnOnce(&mut Map<String, Value>)) -> Malformed {
+    fn problem(mutate: impl FnOnce(&mut Map<String, Value>)) -> VerdictError {
         let mut v = good();
         mutate(v.as_object_mut().unwrap());
         VerdictDocument::parse(&doc(v)).unwrap_err()
     }
 
-    fn field(field: &'static str, rule: Rule) -> Malformed {
-        Malformed::Field { field, rule }
+    fn field(field: &'static str, rule: VerdictRule) -> VerdictError {
+        VerdictError::Field { field, rule }
     }
 
     #[test]
@@ -365,68 +376,71 @@ mod tests {
     #[test]
     fn names_each_broken_rule() {
         type Edit = fn(&mut Map<String, Value>);
-        let cases: [(Edit, Malformed); 17] = [
-            (|m| drop(m.remove("v")), field("v", Rule::Missing)),
+        let cases: [(Edit, VerdictError); 17] = [
+            (|m| drop(m.remove("v")), field("v", VerdictRule::Missing)),
             (
                 |m| drop(m.insert("v".into(), json!(2))),
-                field("v", Rule::NotOne),
+                field("v", VerdictRule::NotOne),
             ),
             (
                 |m| drop(m.insert("v".into(), json!("1"))),
-                field("v", Rule::NotOne),
+                field("v", VerdictRule::NotOne),
             ),
-            (|m| drop(m.remove("chain")), field("chain", Rule::Missing)),
+            (
+                |m| drop(m.remove("chain")),
+                field("chain", VerdictRule::Missing),
+            ),
             (
                 |m| drop(m.insert("payTo".into(), json!(7))),
-                field("payTo", Rule::NotString),
+                field("payTo", VerdictRule::NotString),
             ),
             (
                 |m| drop(m.insert("outcome".into(), json!("great"))),
-                field("outcome", Rule::UnknownOutcome),
+                field("outcome", VerdictRule::UnknownOutcome),
             ),
             (
                 |m| drop(m.insert("assuranceLevel".into(), json!("<script>"))),
-                field("assuranceLevel", Rule::NotAssuranceLevel),
+                field("assuranceLevel", VerdictRule::NotAssuranceLevel),
             ),
             (
                 |m| drop(m.insert("assuranceLevel".into(), json!("ABCDEFGHI"))),
-                field("assuranceLevel", Rule::NotAssuranceLevel),
+                field("assuranceLevel", VerdictRule::NotAssuranceLevel),
             ),
             (
                 |m| drop(m.remove("assuranceLevel")),
-                field("assuranceLevel", Rule::RequiredWithHumanBacked),
+                field("assuranceLevel", VerdictRule::RequiredWithHumanBacked),
             ),
             (
                 |m| drop(m.remove("verifiedAt")),
-                field("verifiedAt", Rule::RequiredWithOutcome),
+                field("verifiedAt", VerdictRule::RequiredWithOutcome),
             ),
             (
                 |m| drop(m.insert("verifiedAt".into(), json!("2026-09-01"))),
-                field("verifiedAt", Rule::NotTime),
+                field("verifiedAt", VerdictRule::NotTime),
             ),
             (
                 |m| drop(m.insert("recheckEveryHours".into(), json!(0))),
-                field("recheckEveryHours", Rule::NotHoursInRange),
+                field("recheckEveryHours", VerdictRule::NotHoursInRange),
             ),
             (
                 |m| drop(m.insert("recheckEveryHours".into(), json!(8761))),
-                field("recheckEveryHours", Rule::NotHoursInRange),
+                field("recheckEveryHours", VerdictRule::NotHoursInRange),
             ),
             (
                 |m| drop(m.insert("recheckEveryHours".into(), json!(24.5))),
-                Malformed::UnsafeNumber,
+                VerdictError::UnsafeNumber,
             ),
             (
                 |m| drop(m.insert("extra".into(), json!(9007199254740992u64))),
-                Malformed::UnsafeNumber,
+                VerdictError::UnsafeNumber,
             ),
             (
                 |m| drop(m.remove("issuedAt")),
-                field("issuedAt", Rule::Missing),
+                field("issuedAt", VerdictRule::Missing),
             ),
             (
                 |m| drop(m.insert("keyId".into(), json!("3F9A1C07B2E4D856"))),
-                field("keyId", Rule::NotKeyId),
+                field("keyId", VerdictRule::NotKeyId),
             ),
         ];
         for (edit, expected) in cases {
@@ -434,11 +448,11 @@ mod tests {
         }
         // The one-line detail names the member and the rule.
         assert_eq!(
-            field("keyId", Rule::NotKeyId).to_string(),
+            field("keyId", VerdictRule::NotKeyId).to_string(),
             "verdict.keyId is not 16 lowercase hex digits"
         );
         assert_eq!(
-            field("assuranceLevel", Rule::RequiredWithHumanBacked).to_string(),
+            field("assuranceLevel", VerdictRule::RequiredWithHumanBacked).to_string(),
             "verdict.assuranceLevel is missing (required with human_backed)"
         );
     }
@@ -448,18 +462,18 @@ mod tests {
         use crate::json::ParseErrorKind;
         assert_eq!(
             VerdictDocument::parse(br#"{"verdict":{},"verdict":{}}"#).unwrap_err(),
-            Malformed::NotJson(ParseError {
+            VerdictError::NotJson(ParseError {
                 kind: ParseErrorKind::DuplicateMemberName,
                 offset: 27
             })
         );
         assert_eq!(
             VerdictDocument::parse(b"[]").unwrap_err(),
-            Malformed::NotAnObject
+            VerdictError::NotAnObject
         );
         assert_eq!(
             VerdictDocument::parse(br#"{"verdict":[]}"#).unwrap_err(),
-            Malformed::NoVerdict
+            VerdictError::NoVerdict
         );
         assert_eq!(
             VerdictDocument::parse(b"<html>").unwrap_err().to_string(),
@@ -476,7 +490,7 @@ mod tests {
         v["verifiedAt"] = json!("2026-09-01T08:05:06Z");
         assert_eq!(
             VerdictDocument::parse(&doc(v)).unwrap_err(),
-            field("verifiedAt", Rule::LaterThanIssuedAt)
+            field("verifiedAt", VerdictRule::LaterThanIssuedAt)
         );
     }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::{
-    ChallengeError, Difference, Endpoints, Member, MemberRule, Problem, Within,
+    ChallengeError, ChallengeRule, Difference, Endpoints, Member, MemberRule, Within,
     MAX_CHALLENGE_BYTES, MAX_OPTIONS,
 };
 use x402_verdict_core::endpoint::FieldRule;
@@ -14,8 +14,11 @@ use x402_verdict_core::Challenge;
 const CASES: &str = include_str!("challenges.json");
 
 /// A reading that fails with `problem`, found `within`.
-fn refused(within: Option<Within>, problem: Problem) -> Result<Challenge, ChallengeError> {
-    Err(ChallengeError { within, problem })
+fn refused(within: Option<Within>, problem: ChallengeRule) -> Result<Challenge, ChallengeError> {
+    Err(ChallengeError {
+        within,
+        rule: problem,
+    })
 }
 
 /// What a case expects: `{"endpoints": [...]}`, with `reason` when empty.
@@ -80,7 +83,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     let disagree = Challenge::from_http(Some(header), other.to_string().as_bytes());
     assert_eq!(
         disagree,
-        refused(None, Problem::Disagree(Difference::Accepted(1)))
+        refused(None, ChallengeRule::Disagree(Difference::Accepted(1)))
     );
     assert_eq!(
         disagree.unwrap_err().to_string(),
@@ -90,12 +93,12 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     fewer["accepts"].as_array_mut().unwrap().pop();
     assert_eq!(
         Challenge::from_http(Some(header), fewer.to_string().as_bytes()),
-        refused(None, Problem::Disagree(Difference::AcceptedCount))
+        refused(None, ChallengeRule::Disagree(Difference::AcceptedCount))
     );
     let v1 = fixture("x402 v1 body");
     assert_eq!(
         Challenge::from_http(Some(header), v1.to_string().as_bytes()),
-        refused(None, Problem::Disagree(Difference::Version))
+        refused(None, ChallengeRule::Disagree(Difference::Version))
     );
     let mut broken = v2.clone();
     broken["accepts"][0]["amount"] = json!(1.5);
@@ -104,7 +107,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
         broken,
         refused(
             Some(Within::Body),
-            Problem::Member {
+            ChallengeRule::Member {
                 member: Member::AcceptedMember(0, "amount"),
                 rule: MemberRule::NotAString
             }
@@ -137,7 +140,7 @@ fn http_without_a_header_reads_the_body() {
         page,
         refused(
             Some(Within::BodyWithoutHeader),
-            Problem::NotJson(ParseError {
+            ChallengeRule::NotJson(ParseError {
                 kind: ParseErrorKind::ExpectedValue,
                 offset: 0
             })
@@ -150,13 +153,13 @@ fn http_without_a_header_reads_the_body() {
     // The body of a v2 server whose header did not arrive says so.
     assert_eq!(
         Challenge::from_http(None, b"{}"),
-        refused(Some(Within::BodyWithoutHeader), Problem::EmptyObject)
+        refused(Some(Within::BodyWithoutHeader), ChallengeRule::EmptyObject)
     );
     assert_eq!(
         Challenge::from_http(None, b"{\"x402\":2}"),
         refused(
             Some(Within::BodyWithoutHeader),
-            Problem::Member {
+            ChallengeRule::Member {
                 member: Member::Top("x402Version"),
                 rule: MemberRule::Missing
             }
@@ -177,23 +180,23 @@ fn size_and_count_are_bounded() {
     let over = v1.to_string();
     assert_eq!(
         Challenge::from_json(over.as_bytes()),
-        refused(None, Problem::TooLarge)
+        refused(None, ChallengeRule::TooLarge)
     );
     // The same through the header: one byte over once decoded, and a value
     // too long to be base64 of 64 KiB, refused before decoding.
     let header = x402_verdict_core::keys::encode_base64(over.as_bytes());
     assert_eq!(
         Challenge::from_header(&header),
-        refused(Some(Within::Header), Problem::TooLarge)
+        refused(Some(Within::Header), ChallengeRule::TooLarge)
     );
     let header = format!("{header}AAAA");
     assert_eq!(
         Challenge::from_header(&header),
-        refused(None, Problem::HeaderTooLong)
+        refused(None, ChallengeRule::HeaderTooLong)
     );
     assert_eq!(
         Challenge::from_header("not base64!"),
-        refused(None, Problem::HeaderNotBase64)
+        refused(None, ChallengeRule::HeaderNotBase64)
     );
     let header = x402_verdict_core::keys::encode_base64(at_cap.as_bytes());
     assert!(Challenge::from_header(&header).is_ok());
@@ -207,7 +210,7 @@ fn size_and_count_are_bounded() {
     let many = Challenge::from_json(many.to_string().as_bytes());
     assert_eq!(
         many,
-        refused(None, Problem::TooManyOptions(MAX_OPTIONS + 1))
+        refused(None, ChallengeRule::TooManyOptions(MAX_OPTIONS + 1))
     );
     assert_eq!(
         many.unwrap_err().to_string(),
@@ -218,17 +221,17 @@ fn size_and_count_are_bounded() {
 #[test]
 fn each_problem_is_named_by_its_type() {
     use MemberRule::*;
-    let member = |member, rule| Problem::Member { member, rule };
+    let member = |member, rule| ChallengeRule::Member { member, rule };
     let option = r#"{"scheme":"exact","network":"base","maxAmountRequired":"1","resource":"https://r.example/","payTo":"0x1","asset":"0x2"}"#;
     let v1 = |accepts: &str| format!(r#"{{"x402Version":1,"accepts":[{accepts}]}}"#);
-    let cases: Vec<(String, Option<Within>, Problem)> = vec![
-        (r#"{"a":1}"#.into(), None, Problem::NotAChallenge),
-        ("{}".into(), None, Problem::EmptyObject),
-        ("[1]".into(), None, Problem::HeaderNotBase64),
+    let cases: Vec<(String, Option<Within>, ChallengeRule)> = vec![
+        (r#"{"a":1}"#.into(), None, ChallengeRule::NotAChallenge),
+        ("{}".into(), None, ChallengeRule::EmptyObject),
+        ("[1]".into(), None, ChallengeRule::HeaderNotBase64),
         (r#"{"x402Version":3,"accepts":[]}"#.into(), None, member(Member::Top("x402Version"), NotOneOrTwo)),
         (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), Missing)),
         (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), NotAList)),
-        (v1(""), None, Problem::NoOptions),
+        (v1(""), None, ChallengeRule::NoOptions),
         (v1(&format!("{option},1")), None, member(Member::Accepted(1), NotAnObject)),
         (
             v1(&option.replace(r#""1""#, r#""1.5""#)),
@@ -245,27 +248,34 @@ fn each_problem_is_named_by_its_type() {
             None,
             member(Member::ResourceUrl, Missing),
         ),
-        (r#"{"isError":true,"content":1}"#.into(), None, Problem::NoChallengeInResult),
-        (r#"{"jsonrpc":"2.0","result":1}"#.into(), None, Problem::ResultNotAnObject),
+        (r#"{"isError":true,"content":1}"#.into(), None, ChallengeRule::NoChallengeInResult),
+        (r#"{"jsonrpc":"2.0","result":1}"#.into(), None, ChallengeRule::ResultNotAnObject),
         (
             r#"{"isError":true,"content":[{"type":"text","text":"{}"}]}"#.into(),
             None,
-            Problem::NoChallengeInText,
+            ChallengeRule::NoChallengeInText,
         ),
         (
             r#"{"isError":true,"structuredContent":{"x402/error":{"data":{"x402Version":1,"accepts":[]}}}}"#.into(),
             Some(Within::StructuredContent { wrapped: true }),
-            Problem::NoOptions,
+            ChallengeRule::NoOptions,
         ),
         (
             r#"{"isError":true,"content":[{"type":"text","text":"{\"x402Version\":1,\"accepts\":1}"}]}"#.into(),
             Some(Within::ContentText { wrapped: false }),
             member(Member::Top("accepts"), NotAList),
         ),
-        ("{".into(), None, Problem::NotJson(ParseError { kind: ParseErrorKind::ExpectedMemberName, offset: 1 })),
+        ("{".into(), None, ChallengeRule::NotJson(ParseError { kind: ParseErrorKind::ExpectedMemberName, offset: 1 })),
     ];
     for (text, within, problem) in cases {
         let got = Challenge::from_text(&text).map(|_| ());
-        assert_eq!(got, Err(ChallengeError { within, problem }), "{text}");
+        assert_eq!(
+            got,
+            Err(ChallengeError {
+                within,
+                rule: problem
+            }),
+            "{text}"
+        );
     }
 }

@@ -6,7 +6,7 @@ use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
 use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use x402_verdict_core::json::Object;
-use x402_verdict_core::verdict::Malformed;
+use x402_verdict_core::verdict::VerdictError;
 use x402_verdict_core::{
     Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response,
     SignatureStatus, State, Timestamp, TrustedKeys,
@@ -52,7 +52,7 @@ fn verdict(outcome: &str, verified_offset: i64) -> serde_json::Map<String, Value
 fn sign_verdict(
     verdict: serde_json::Map<String, Value>,
     key: &SigningKey,
-) -> Result<Value, Malformed> {
+) -> Result<Value, VerdictError> {
     let verdict = Object::parse(&serde_json::to_vec(&verdict).unwrap()).unwrap();
     let document = x402_verdict_core::sign_verdict(verdict, key)?;
     Ok(serde_json::from_str(&document).unwrap())
