@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import Ajv from "ajv";
 import { BIN, ENDPOINTS, startDemo, UNREACHABLE } from "../../scripts/demo.mjs";
 import { startFixtures } from "../support/fixtures.mjs";
+import { META_2026, pinRevision } from "../support/mcp.mjs";
 
 // Started once at load: node:test may run a suite's hooks before file-level ones.
 const demoStarted = startDemo({ www: false });
@@ -19,7 +20,7 @@ after(async () => { await (await demoStarted).stop(); });
 const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VERIFICATION_")));
 
 async function connect(env = {}) {
-  const transport = new StdioClientTransport({ command: BIN, args: ["mcp"], env: { ...cleanEnv(), RUST_LOG: "error", ...env }, stderr: "pipe" });
+  const transport = pinRevision(new StdioClientTransport({ command: BIN, args: ["mcp"], env: { ...cleanEnv(), RUST_LOG: "error", ...env }, stderr: "pipe" }), "2025-06-18");
   const client = new Client({ name: "x402-verdict-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -152,8 +153,8 @@ function rawServer(env = {}) {
 const initialize = (id, protocolVersion) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
 
 describe("MCP server protocol (raw JSON-RPC)", () => {
-  test("revision negotiation: ours echoed, unsupported answered with 2025-06-18", async () => {
-    for (const [asked, expected] of [["2025-06-18", "2025-06-18"], ["2025-03-26", "2025-03-26"], ["2025-11-25", "2025-06-18"], ["1999-01-01", "2025-06-18"]]) {
+  test("revision negotiation: every initialize revision echoed, others answered with 2025-11-25", async () => {
+    for (const [asked, expected] of [["2024-11-05", "2024-11-05"], ["2025-03-26", "2025-03-26"], ["2025-06-18", "2025-06-18"], ["2025-11-25", "2025-11-25"], ["2026-07-28", "2025-11-25"], ["1999-01-01", "2025-11-25"]]) {
       const s = rawServer();
       s.send(initialize(1, asked));
       const r = await s.reply((m) => m.id === 1);
@@ -185,5 +186,31 @@ describe("MCP server protocol (raw JSON-RPC)", () => {
     s.child.stdin.end();
     assert.equal(await s.exit(), 0);
     for (const m of s.replies) assert.equal(m.jsonrpc, "2.0", "stdout carries only JSON-RPC messages");
+  });
+
+  test("2026-07-28 on stdio: no initialize, every request carries _meta; both tools answer as in 2025-06-18", async () => {
+    const s = rawServer({ VERIFICATION_BASE_URL: demo.url, VERIFICATION_PUBLIC_KEY: demo.publicKey });
+    const call = (id, method, params = {}) => s.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META_2026 } });
+    call("d", "server/discover");
+    const discover = await s.reply((m) => m.id === "d");
+    assert.ok(discover.result.supportedVersions.includes("2026-07-28"), JSON.stringify(discover));
+    call(1, "tools/list");
+    const list = (await s.reply((m) => m.id === 1)).result;
+    assert.equal(list.resultType, "complete");
+    const validate = new Ajv({ strict: false }).compile(list.tools[0].outputSchema);
+    for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
+      call(`${name}-full`, "tools/call", { name: "lookup_verdict", arguments: argsFor(name) });
+      const full = (await s.reply((m) => m.id === `${name}-full`)).result;
+      assert.equal(full.resultType, "complete", name);
+      assert.ok(validate(full.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`);
+      assert.equal(full.structuredContent.state, endpoint.state, name);
+      call(`${name}-short`, "tools/call", { name: "endpoint_status", arguments: argsFor(name) });
+      const short = (await s.reply((m) => m.id === `${name}-short`)).result;
+      assert.equal(short.content[0].text, `Verification signal: ${endpoint.state}.`);
+    }
+    s.send({ jsonrpc: "2.0", id: 9, method: "tools/list" });
+    assert.equal((await s.reply((m) => m.id === 9)).error.code, -32602, "a request without _meta is refused");
+    s.child.stdin.end();
+    assert.equal(await s.exit(), 0);
   });
 });

@@ -36,8 +36,8 @@ struct Cli {
 enum Command {
     /// Run the reference verification service.
     Serve(service::ServeArgs),
-    /// Serve the verifier as MCP tools over stdio (configured by VERIFICATION_* variables).
-    Mcp,
+    /// Serve the verifier as MCP tools over stdio, or Streamable HTTP with --listen (configured by VERIFICATION_* variables).
+    Mcp(consumer::mcp::McpArgs),
     /// Look one endpoint up and print the result.
     Lookup(consumer::lookup::LookupArgs),
     /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
@@ -87,10 +87,12 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         let result = match cli.command {
             Command::Serve(args) => service::run(args).await,
-            Command::Mcp => match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                Ok(config) => consumer::mcp::run(config).await,
-                Err(problem) => Err(problem),
-            },
+            Command::Mcp(args) => {
+                match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
+                    Ok(config) => consumer::mcp::run(config, args).await,
+                    Err(problem) => Err(problem),
+                }
+            }
             Command::Lookup(args) => consumer::lookup::lookup(args).await,
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).

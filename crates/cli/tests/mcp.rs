@@ -67,8 +67,8 @@ async fn tools_answer_every_outcome() {
     );
     assert_eq!(
         info.protocol_version.as_str(),
-        "2025-06-18",
-        "a revision we do not support falls back to 2025-06-18"
+        "2025-11-25",
+        "rmcp's client asks for the newest revision with initialize, which is echoed"
     );
     let tools = c.list_all_tools().await.unwrap();
     let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipeline","version":"1"}}}"#;
@@ -30,20 +30,30 @@ fn endpoint(resource: &str) -> Value {
 }
 
 /// A verification service that accepts connections, counts them and never
-/// answers: a lookup against it ends at the consumer's timeout.
+/// answers: a lookup against it ends at the consumer's timeout, or when the
+/// consumer abandons it (closes its connection: counted in `closed`).
 async fn silent_service() -> (String, Arc<AtomicUsize>) {
+    let (url, count, _) = silent_service_counting_closes().await;
+    (url, count)
+}
+
+async fn silent_service_counting_closes() -> (String, Arc<AtomicUsize>, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let count = Arc::new(AtomicUsize::new(0));
-    let seen = count.clone();
+    let (count, closed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (seen, gone) = (count.clone(), closed.clone());
     tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
+        while let Ok((mut socket, _)) = listener.accept().await {
             seen.fetch_add(1, Ordering::SeqCst);
-            held.push(socket);
+            let gone = gone.clone();
+            tokio::spawn(async move {
+                let mut buffer = [0u8; 4096];
+                while socket.read(&mut buffer).await.is_ok_and(|n| n > 0) {}
+                gone.fetch_add(1, Ordering::SeqCst);
+            });
         }
     });
-    (url, count)
+    (url, count, closed)
 }
 
 fn spawn(env: &[(&str, &str)]) -> Child {
@@ -251,5 +261,174 @@ async fn an_over_long_line_leaves_memory_bounded() {
     assert!(
         peak < 40 << 10,
         "peak memory {peak} KiB after a 64 MiB line: the rest of the line was kept"
+    );
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn initialize(revision: &str) -> String {
+    INITIALIZE.replace("2025-06-18", revision)
+}
+
+fn cancel(id: u32) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{id}}}}}"#
+    )
+}
+
+/// A `tools/call` in the stateless revision: its `_meta` names 2026-07-28.
+fn stateless_call(id: u32, resource: &str) -> String {
+    let mut call = tools_call(id, &endpoint(resource));
+    call.insert_str(call.find(r#""name""#).unwrap(), &format!("{META},"));
+    call
+}
+
+/// Waits until `counter` reaches `n` (or fails after 20 s).
+async fn reaches(counter: &AtomicUsize, n: usize, what: &str) {
+    let waited = tokio::time::timeout(Duration::from_secs(20), async {
+        while counter.load(Ordering::SeqCst) < n {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    waited.await.unwrap_or_else(|_| panic!("{what}"));
+}
+
+/// Reads stdout lines until one answers `id` (or fails after 20 s).
+async fn read_until_answer(
+    out: &mut tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    id: &Value,
+    seen: &mut Vec<Value>,
+) -> Value {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let line = out.next_line().await.unwrap().expect("the server exited");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            seen.push(message.clone());
+            let answers = |m: &Value| m.get("id") == Some(id);
+            if answers(&message) || message.as_array().is_some_and(|a| a.iter().any(answers)) {
+                return message;
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no answer to {id}: {seen:?}"))
+}
+
+#[tokio::test]
+async fn a_batch_in_a_2025_03_26_session_is_answered_as_one_array() {
+    let batch = format!(
+        "[{INITIALIZED},{ping},{call},{bad},5]",
+        ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+        call = tools_call(3, &endpoint("https://api.example.com/a")),
+        bad = r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"endpoint_status","arguments":[]}}"#,
+    );
+    let (code, messages) = pipeline(&[], &lines(&[&initialize("2025-03-26"), &batch])).await;
+    assert_eq!(code, Some(0));
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(
+        answer(&messages, json!(1))["result"]["protocolVersion"],
+        "2025-03-26"
+    );
+    let array = messages[1].as_array().expect("one array answers the batch");
+    assert_eq!(
+        array.len(),
+        4,
+        "every request and the invalid member: {array:?}"
+    );
+    assert_eq!(answer(array, json!(2))["result"], json!({}));
+    assert_eq!(
+        answer(array, json!(3))["result"]["content"][0]["text"],
+        "Verification signal: unknown."
+    );
+    assert_eq!(answer(array, json!(4))["error"]["code"], -32602);
+    assert_eq!(answer(array, Value::Null)["error"]["code"], -32600);
+    // Only 2025-03-26 has batches.
+    let (_, messages) = pipeline(
+        &[],
+        &lines(&[INITIALIZE, INITIALIZED, &format!("[{TOOLS_LIST}]")]),
+    )
+    .await;
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    let refused = answer(&messages, Value::Null);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("2025-03-26"));
+}
+
+#[tokio::test]
+async fn a_cancelled_request_leaves_its_batch_and_the_lookup_is_dropped() {
+    let (url, connections, closed) = silent_service_counting_closes().await;
+    let env = [
+        ("VERIFICATION_BASE_URL", url.as_str()),
+        ("VERIFICATION_TIMEOUT_MS", "30000"),
+    ];
+    let mut child = spawn(&env);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    let batch = format!(
+        "[{ping},{slow}]",
+        ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+        slow = tools_call(3, &endpoint("https://api.example.com/slow")),
+    );
+    let input = lines(&[&initialize("2025-03-26"), INITIALIZED, &batch]);
+    stdin.write_all(&input).await.unwrap();
+    reaches(&connections, 1, "the slow lookup reaches the service").await;
+    stdin.write_all(&lines(&[&cancel(3)])).await.unwrap();
+    let array = read_until_answer(&mut out, &json!(2), &mut seen).await;
+    assert_eq!(array, json!([{ "jsonrpc": "2.0", "id": 2, "result": {} }]));
+    reaches(&closed, 1, "the cancelled lookup's connection is closed").await;
+    drop(stdin);
+    let rest = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
+    assert_eq!(
+        rest.expect("exits without waiting for the cancelled lookup")
+            .unwrap()
+            .code(),
+        Some(0)
+    );
+}
+
+#[tokio::test]
+async fn a_stateless_session_keeps_its_notifications() {
+    let (url, connections, closed) = silent_service_counting_closes().await;
+    let env = [
+        ("VERIFICATION_BASE_URL", url.as_str()),
+        ("VERIFICATION_TIMEOUT_MS", "30000"),
+    ];
+    let mut child = spawn(&env);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    // A notification before any request: no lifecycle yet, nothing to end.
+    let early = cancel(1);
+    let slow = stateless_call(1, "https://api.example.com/slow");
+    stdin.write_all(&lines(&[&early, &slow])).await.unwrap();
+    reaches(&connections, 1, "the slow lookup reaches the service").await;
+    stdin.write_all(&lines(&[&cancel(1)])).await.unwrap();
+    reaches(
+        &closed,
+        1,
+        "the cancellation reaches rmcp, which drops the lookup",
+    )
+    .await;
+    let list = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{META}}}}}"#);
+    stdin.write_all(&lines(&[&list])).await.unwrap();
+    let tools = read_until_answer(&mut out, &json!(2), &mut seen).await;
+    assert_eq!(tools["result"]["resultType"], "complete", "{tools}");
+    assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(2));
+    drop(stdin);
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
+    assert_eq!(
+        status.expect("exits at end of input").unwrap().code(),
+        Some(0)
+    );
+    while let Ok(Some(line)) = out.next_line().await {
+        seen.push(serde_json::from_str(&line).unwrap());
+    }
+    assert!(
+        seen.iter().all(|m| m["id"] != json!(1)),
+        "the cancelled request is not answered: {seen:?}"
     );
 }

@@ -20,6 +20,29 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+/// The connection limits as command-line options (`serve`, `mcp --listen`).
+#[derive(clap::Args, Debug)]
+pub struct ConnectionArgs {
+    /// Close a connection that has not sent a complete request head within
+    /// this many milliseconds of opening or of its previous response (slow
+    /// and idle keep-alive clients).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub header_timeout_ms: u64,
+    /// The most connections served at once; more wait to be accepted.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections: u32,
+}
+
+impl ConnectionArgs {
+    /// The limits these options set.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            header_timeout: Duration::from_millis(self.header_timeout_ms),
+            max_connections: self.max_connections as usize,
+        }
+    }
+}
+
 /// The limits every connection is served under.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

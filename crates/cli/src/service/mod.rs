@@ -13,7 +13,6 @@ pub mod static_files;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
@@ -31,7 +30,6 @@ use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
 
 use clock::Clock;
-use connections::Limits;
 use keyfile::KeyFile;
 use metrics::Publisher;
 use paid::DemoPaid;
@@ -65,14 +63,8 @@ pub struct ServeArgs {
     /// Also answer `GET /demo/paid` with 402 and this x402 v2 challenge (a demo paid resource).
     #[arg(long, value_name = "FILE")]
     pub demo_paid: Option<PathBuf>,
-    /// Close a connection that has not sent a complete request head within
-    /// this many milliseconds of opening or of its previous response (slow
-    /// and idle keep-alive clients).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    pub header_timeout_ms: u64,
-    /// The most connections served at once; more wait to be accepted.
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub max_connections: u32,
+    #[command(flatten)]
+    pub connections: connections::ConnectionArgs,
     /// The operator file (JSON: operator, relatedParty, disclosure); without
     /// it, `/v0/metrics` is not published.
     #[arg(long)]
@@ -134,11 +126,7 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     println!("listening on http://{addr}");
     tracing::info!(%addr, attestations, "serving");
-    let limits = Limits {
-        header_timeout: Duration::from_millis(args.header_timeout_ms),
-        max_connections: args.max_connections as usize,
-    };
-    connections::serve(listener, app, limits, shutdown_signal()).await;
+    connections::serve(listener, app, args.connections.limits(), shutdown_signal()).await;
     if let Some(flusher) = flusher {
         flusher.abort();
     }
@@ -152,7 +140,8 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
 }
 
 /// Resolves on Ctrl-C (SIGINT) or SIGTERM.
-async fn shutdown_signal() {
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
     let terminate = async {
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
             Ok(mut signal) => {

@@ -1,16 +1,20 @@
-//! `x402-verdict mcp`: the verifier as two MCP tools over stdio, built on
-//! the official Rust SDK (rmcp). It adds no protocol logic of its own: every
-//! answer comes from the core through the native [`Verifier`].
+//! `x402-verdict mcp`: the verifier as two MCP tools, over stdio or (with
+//! `--listen`) Streamable HTTP, built on the official Rust SDK (rmcp), in
+//! every revision it speaks ([`revisions`]). It adds no protocol logic of
+//! its own beyond what rmcp leaves undone (see [`framing`] and [`http`]):
+//! every answer comes from the core through the native [`Verifier`].
 
 mod framing;
+mod http;
 
 use std::borrow::Cow;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -19,9 +23,22 @@ use x402_verdict_core::request::check_timeout_ms;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVALUATION_SCHEMA};
 
 use super::verifier::Verifier;
+use crate::service::connections::ConnectionArgs;
+
+/// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
+/// 2025-11-25 (negotiated by `initialize`) and 2026-07-28 (stateless: each
+/// request names its revision in `_meta`; `server/discover`).
+pub fn revisions() -> &'static [ProtocolVersion] {
+    ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28)
+}
+
+/// The one revision with JSON-RPC batches (added in it, removed after it).
+pub const BATCH_REVISION: ProtocolVersion = ProtocolVersion::V_2025_03_26;
 
 const LOOKUP_VERDICT: &str = "lookup_verdict";
 const ENDPOINT_STATUS: &str = "endpoint_status";
+/// How long a client may keep the tool list (2026-07-28 caching hint).
+const TOOLS_TTL_MS: u64 = 3_600_000;
 const ARGUMENTS: [&str; 3] = ["chain", "payTo", "resourceUrl"];
 
 const LOOKUP_DESCRIPTION: &str = "Before paying an x402 endpoint, or recommending one, check whether a verified operator backed by a guarantee deposit stands behind it. Pass the three values from the endpoint's HTTP 402 response: chain, payTo and resourceUrl. The answer is the full picture: the routing state (human-backed, revoked or unknown), the verification service's outcome, the assurance grade, when the operator was last re-checked and whether that is within its promised cadence, and whether the verdict's Ed25519 signature checked out locally. An unknown state is a normal answer (no signal), not an error. Read-only: the endpoint itself is never contacted.";
@@ -76,12 +93,34 @@ impl McpConfig {
     }
 }
 
-/// Serves the two tools on stdin/stdout until stdin closes.
+/// Options of `mcp`.
+#[derive(clap::Args, Debug)]
+pub struct McpArgs {
+    /// Serve Streamable HTTP at http://ADDR/mcp (and GET /healthz) instead
+    /// of stdio; bind a loopback address unless behind a reverse proxy.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Also answer requests whose Host is this name (or name:port), as
+    /// behind a reverse proxy; only loopback names are answered otherwise
+    /// (DNS rebinding protection). Repeatable.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+    /// Also accept browser requests from this origin (scheme://host[:port]);
+    /// only loopback origins are accepted otherwise. Repeatable.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
+}
+
+/// Serves the two tools on stdin/stdout until stdin closes, or over HTTP
+/// until interrupted.
 ///
 /// # Errors
 ///
-/// A malformed configuration (before anything is served), or a broken transport.
-pub async fn run(config: McpConfig) -> Result<(), String> {
+/// A malformed configuration (before anything is served), an address that
+/// cannot be bound, or a broken transport.
+pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), String> {
     let configured = config.base_url.is_some();
     let verifier = Verifier::new(
         config.base_url,
@@ -98,6 +137,21 @@ pub async fn run(config: McpConfig) -> Result<(), String> {
         verifier: Arc::new(verifier),
         tools: Arc::new(tools()),
     };
+    let Some(listen) = args.listen else {
+        return stdio(server).await;
+    };
+    let options = http::HttpOptions {
+        listen,
+        allowed_hosts: args.allow_hosts,
+        allowed_origins: args.allow_origins,
+        limits: args.connections.limits(),
+    };
+    http::serve(server, options, crate::service::shutdown_signal())
+        .await
+        .map_err(|e| format!("--listen {listen}: {e}"))
+}
+
+async fn stdio(server: VerdictServer) -> Result<(), String> {
     let (transport, written) = framing::filtered(tokio::io::stdin(), tokio::io::stdout());
     let running = server
         .serve(transport)
@@ -112,8 +166,9 @@ pub async fn run(config: McpConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// The two tools, shared by every session.
 #[derive(Clone)]
-struct VerdictServer {
+pub struct VerdictServer {
     verifier: Arc<Verifier>,
     tools: Arc<Vec<Tool>>,
 }
@@ -193,7 +248,8 @@ fn endpoint_of(arguments: Option<&JsonObject>) -> Result<Endpoint, String> {
 impl ServerHandler for VerdictServer {
     fn get_info(&self) -> ServerConfig {
         let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
-        info.protocol_version = ProtocolVersion::V_2025_06_18;
+        // What `initialize` answers a revision it does not know.
+        info.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
         info.server_info = Implementation::new("x402-verdict", env!("CARGO_PKG_VERSION"))
             .with_title("x402 verification verdicts");
         info.instructions = Some(
@@ -203,7 +259,7 @@ impl ServerHandler for VerdictServer {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_06_18))
+        Cow::Borrowed(revisions())
     }
 
     async fn list_tools(
@@ -211,13 +267,16 @@ impl ServerHandler for VerdictServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        // The list never changes while the process runs: anyone may cache it.
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone())
+            .with_ttl_ms(TOOLS_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let full = match request.name.as_ref() {
             LOOKUP_VERDICT => true,
@@ -236,7 +295,14 @@ impl ServerHandler for VerdictServer {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
             }
         };
-        let result = self.verifier.check(endpoint).await;
+        // A cancellation (notifications/cancelled, or a closed HTTP stream)
+        // abandons the lookup; rmcp sends no answer for it.
+        let result = tokio::select! {
+            result = self.verifier.check(endpoint) => result,
+            () = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("the request was cancelled", None));
+            }
+        };
         let line = if full {
             result.text_line()
         } else {
