@@ -357,16 +357,42 @@ async fn a_batch_in_a_2025_03_26_session_is_answered_as_one_array() {
         .contains("2025-03-26"));
 }
 
-#[tokio::test]
-async fn a_cancelled_request_leaves_its_batch_and_the_lookup_is_dropped() {
+/// A server whose lookups go to a silent service, with a 30 s timeout.
+struct Slow {
+    child: Child,
+    stdin: tokio::process::ChildStdin,
+    out: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    connections: Arc<AtomicUsize>,
+    closed: Arc<AtomicUsize>,
+}
+
+async fn slow_server() -> Slow {
     let (url, connections, closed) = silent_service_counting_closes().await;
     let env = [
         ("VERIFICATION_BASE_URL", url.as_str()),
         ("VERIFICATION_TIMEOUT_MS", "30000"),
     ];
     let mut child = spawn(&env);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let stdin = child.stdin.take().unwrap();
+    let out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    Slow {
+        child,
+        stdin,
+        out,
+        connections,
+        closed,
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_request_leaves_its_batch_and_the_lookup_is_dropped() {
+    let Slow {
+        mut child,
+        mut stdin,
+        mut out,
+        connections,
+        closed,
+    } = slow_server().await;
     let mut seen = Vec::new();
     let batch = format!(
         "[{ping},{slow}]",
@@ -392,14 +418,13 @@ async fn a_cancelled_request_leaves_its_batch_and_the_lookup_is_dropped() {
 
 #[tokio::test]
 async fn a_stateless_session_keeps_its_notifications() {
-    let (url, connections, closed) = silent_service_counting_closes().await;
-    let env = [
-        ("VERIFICATION_BASE_URL", url.as_str()),
-        ("VERIFICATION_TIMEOUT_MS", "30000"),
-    ];
-    let mut child = spawn(&env);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let Slow {
+        mut child,
+        mut stdin,
+        mut out,
+        connections,
+        closed,
+    } = slow_server().await;
     let mut seen = Vec::new();
     // A notification before any request: no lifecycle yet, nothing to end.
     let early = cancel(1);
