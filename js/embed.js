@@ -12,8 +12,9 @@
 // the wasm and renders each badge as it comes near the viewport. When the package cannot load, every badge
 // reads "unknown" and one console.warn says why.
 //
-// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show, inTurn) in front of this code,
-// in one function scope, and minifies the whole.
+// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show, inTurn)
+// and the core's words (words.js: NOT_LOADED, UNKNOWN, WARNINGS) in front of
+// this code, in one function scope, and minifies the whole.
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 /** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
 const LAZY = { loading: "lazy" };
@@ -51,7 +52,7 @@ function draw(root) {
       if (!failed && element.firstElementChild?.shadowRoot) return;
       const host = mount(element);
       setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
-      if (failed) show(host, "unknown", "unknown", "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.");
+      if (failed) show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
     });
   }
 }
@@ -84,7 +85,7 @@ import(packageUrl).then(
     const warned = Symbol.for("x402-verdict.warned");
     if (!globalThis[warned]) {
       globalThis[warned] = true;
-      console.warn(`x402-verdict badge: ${packageUrl} could not be loaded (${error?.message ?? error}). Serve the package's files with a JavaScript MIME type; on another origin, with Access-Control-Allow-Origin; and allow that origin in the page's script-src.`);
+      console.warn(WARNINGS.prefix + WARNINGS.packageUnloadable.replace("{url}", packageUrl).replace("{error}", error?.message ?? error));
     }
     failed = true;
     draw(document);

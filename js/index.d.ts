@@ -17,8 +17,8 @@ export type WasmSource = string | URL | Request | Response | BufferSource | WebA
 /**
  * Loads the badge's wasm, from `input` when given, else from next to the
  * package. Optional: every function loads it on first use. Resolves when the
- * badge is ready (on the wasm, or on the JavaScript fallback when the wasm
- * cannot load); never rejects.
+ * badge is ready (on the wasm, or on its JavaScript translation when the
+ * wasm cannot run); never rejects.
  */
 export default function init(input?: WasmSource | { module_or_path: WasmSource }): Promise<void>;
 

@@ -3,25 +3,25 @@
 //   import { renderBadge, lookupVerdict, renderAll } from "x402-verdict-badge";
 //
 // It initialises itself on first use (call the default export, `init`, only
-// to load the wasm from another URL), and falls back to plain JavaScript
-// (./fallback.js, without the signature check) when the wasm cannot be
-// fetched, compiled or instantiated, with one console.warn saying why and
-// what to change. Every function returns a promise that settles and never
-// rejects. It also defines the <x402-verdict-badge> element.
+// to load the wasm from another URL). When the wasm cannot be fetched,
+// compiled or instantiated, it runs the same Rust translated to JavaScript
+// (./x402_verdict_badge_js.js, every check included, signatures too), with
+// one console.warn saying why and what to change. Every function returns a
+// promise that settles and never rejects. It also defines the
+// <x402-verdict-badge> element. Its words and spellings are the core's
+// (./words.js, written by the build from crates/core/src/browser.rs).
 import initWasm, { endpointsFromPaymentRequired as wasmEndpoints, lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
+import { NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, WARNINGS } from "./words.js";
 
-const UNKNOWN = "unknown";
-const WASM = "x402_verdict_badge_bg.wasm";
 /** Shared with the script-tag loader, so that a page gets one warning. */
 const WARNED = Symbol.for("x402-verdict.warned");
-const FALLBACK_NOTE = "Badges are shown by the JavaScript fallback, which cannot check signatures.";
 
 /** Warns once per page. */
 function warnOnce(message) {
   if (globalThis[WARNED]) return;
   globalThis[WARNED] = true;
-  console.warn(`x402-verdict badge: ${message}`);
+  console.warn(WARNINGS.prefix + message);
 }
 
 /** The smallest module there is: instantiating it fails only where the page's policy refuses WebAssembly (WebKit compiles it all the same). */
@@ -45,16 +45,12 @@ async function wasmRefused() {
 /** Why the wasm did not load, and what to change. */
 async function explain(error, url) {
   const text = String(error?.message ?? error);
-  if (error?.status) {
-    return `${url} answered HTTP ${error.status}: serve ${WASM} next to x402_verdict_badge.js (or pass its URL to init()).`;
-  }
-  if (typeof WebAssembly === "object" && (await wasmRefused())) {
-    return "the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src.";
-  }
-  if (error?.unfetched) {
-    return `${url} could not be fetched: allow its origin in the Content-Security-Policy's connect-src, and serve it with Access-Control-Allow-Origin when it is on another origin.`;
-  }
-  return `the wasm could not be loaded (${text}).`;
+  const fill = (words) => words.replace("{url}", url).replace("{status}", error?.status).replace("{error}", text);
+  if (typeof WebAssembly !== "object") return WARNINGS.wasmUnavailable;
+  if (error?.status) return fill(WARNINGS.wasmHttpStatus);
+  if (await wasmRefused()) return WARNINGS.wasmCsp;
+  if (error?.unfetched) return fill(WARNINGS.wasmUnfetchable);
+  return fill(WARNINGS.wasmOther);
 }
 
 let engine;
@@ -62,9 +58,7 @@ let engine;
 async function load(input) {
   let url = input;
   try {
-    if (typeof WebAssembly !== "object") {
-      throw new Error("WebAssembly is unavailable in this browser (disabled by policy, or iOS Lockdown Mode)");
-    }
+    if (typeof WebAssembly !== "object") throw new TypeError("no WebAssembly");
     // A literal, so that bundlers (Vite, webpack) find the wasm and emit it.
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
     let source = url;
@@ -78,12 +72,14 @@ async function load(input) {
     await initWasm({ module_or_path: source });
     return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: wasmEndpoints };
   } catch (error) {
-    warnOnce(`${await explain(error, url)} ${FALLBACK_NOTE}`);
-    return import("./fallback.js");
+    warnOnce(`${await explain(error, url)} ${WARNINGS.onJavaScript}`);
+    const js = await import("./x402_verdict_badge_js.js");
+    js.initJs();
+    return js;
   }
 }
 
-/** The engine in use: the wasm build once it loads, else the fallback. */
+/** The engine in use: the wasm build once it loads, else its JavaScript translation. */
 function loadedEngine() {
   return (engine ??= load());
 }
@@ -92,7 +88,8 @@ function loadedEngine() {
  * Loads the badge's wasm, from `input` when given (a URL, a Response, its
  * bytes or a compiled module), else from next to this file. Optional: every
  * function loads it on first use. Resolves when the badge is ready (on the
- * wasm, or on the fallback when the wasm cannot load); never rejects.
+ * wasm, or on its JavaScript translation when the wasm cannot run); never
+ * rejects.
  */
 export default function init(input) {
   engine ??= load(input?.module_or_path ?? input);
@@ -146,7 +143,7 @@ function withinBudget(options, start, ready = () => true) {
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
   if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [] }));
-  const key = keyOf(["baseUrl", "chain", "payTo", "resourceUrl", "timeoutMs"].map((name) => option(options, name)));
+  const key = keyOf(OPTION_NAMES.map((name) => option(options, name)));
   return new Promise((resolve) => {
     service.queue.push({ key, start, ready, resolve });
     pump(service);
@@ -181,9 +178,8 @@ function pump(service) {
 
 /** How far outside the viewport a lazy badge starts its lookup. */
 const MARGIN = "200px";
-/** A badge that ended unknown for want of an answer tries again when it comes back into view, at most this often. */
+/** A badge that ended unknown for want of an answer (RETRY_REASONS) tries again when it comes back into view, at most this often. */
 const RETRY_AFTER_MS = 5000;
-const RETRY_REASONS = ["timeout", "network_error"];
 const visible = new WeakMap();
 const appearing = new WeakMap();
 const retries = new WeakMap();
@@ -250,7 +246,7 @@ function renderNow(container, copy, ready) {
     retries.delete(container);
     resolve(withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
       .catch(() => {
-        show(host, UNKNOWN, UNKNOWN, "The badge could not run, so nothing was checked.");
+        show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
         return UNKNOWN;
       }));
   }));
@@ -271,15 +267,14 @@ export function renderBadge(container, options) {
 export function lookupVerdict(options) {
   const copy = snapshot(options);
   return withinBudget(copy, () => loadedEngine().then((e) => e.lookupVerdict(copy)))
-    .catch(() => ({ state: UNKNOWN, outcome: "no_response", freshness: UNKNOWN, signature: "not_checked", reason: "network_error" }));
+    .catch(() => ({ ...NOT_RUN }));
 }
 
 /**
  * Reads an x402 payment challenge (a v1 body object, a v2 object, a
  * PAYMENT-REQUIRED header value, or an MCP tool result) and resolves to
  * `{ endpoints, reason? }`: each endpoint, with a `baseUrl`, is the options of
- * renderBadge and lookupVerdict. Never rejects. The reader is the wasm's: on
- * the fallback, no endpoints, and the reason.
+ * renderBadge and lookupVerdict. Never rejects.
  */
 export function endpointsFromPaymentRequired(input) {
   let copy = input;
@@ -288,15 +283,14 @@ export function endpointsFromPaymentRequired(input) {
   } catch {
     // Not cloneable (a function inside): the wasm reads it as it is, and says why it cannot.
   }
-  const none = (reason) => ({ endpoints: [], reason });
   return loadedEngine()
-    .then((e) => e.endpointsFromPaymentRequired?.(copy) ?? none("reading a payment challenge needs the badge's WebAssembly, which could not load"))
-    .catch(() => none("the badge could not run"));
+    .then((e) => e.endpointsFromPaymentRequired(copy))
+    .catch(() => ({ endpoints: [], reason: NOT_LOADED.challenge }));
 }
 
 // ---- options from attributes ----
 
-const FIELDS = ["baseUrl", "chain", "payTo", "resourceUrl", "publicKey", "timeoutMs", "strict", "theme", "loading"];
+const FIELDS = [...OPTION_NAMES, "theme", "loading"];
 const attributeOf = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const SELECTOR = "[data-x402-verdict]";
 

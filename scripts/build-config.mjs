@@ -32,6 +32,10 @@ export function buildConfig(file = FILE) {
     sizeRustflags: setting("size-build", "rustflags", texts, "a list of rustc flags"),
     sizeCargoArgs: setting("size-build", "cargo-args", texts, "a list of cargo arguments"),
     fallbackWarning: setting("size-build", "fallback-warning", text, "a message"),
+    jsRustflags: setting("js-build", "rustflags", texts, "a list of rustc flags"),
+    jsCargoArgs: setting("js-build", "cargo-args", texts, "a list of cargo arguments"),
+    jsWasmOptPasses: setting("js-build", "wasm-opt-passes", texts, "a list of wasm-opt arguments"),
+    wasm2jsPasses: setting("js-build", "wasm2js-passes", texts, "a list of wasm2js arguments"),
     budgetGzip: setting("size", "budget-gzip", (v) => Number.isSafeInteger(v) && v > 0, "a whole number of bytes"),
   };
 }
@@ -49,6 +53,9 @@ export function shellAssignments(config) {
     `size_rustflags=${quote(config.sizeRustflags.join(" "))}`,
     `size_cargo_args=(${config.sizeCargoArgs.map(quote).join(" ")})`,
     `fallback_warning=${quote(config.fallbackWarning)}`,
+    `js_rustflags=${quote(config.jsRustflags.join(" "))}`,
+    `js_cargo_args=(${config.jsCargoArgs.map(quote).join(" ")})`,
+    `js_wasm_opt_passes=(${config.jsWasmOptPasses.map(quote).join(" ")})`,
   ].join("\n");
 }
 

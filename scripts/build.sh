@@ -15,27 +15,47 @@ cargo build --release -p x402-verdict --quiet
 target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics
 
 # target, out_dir, profile, wasm_opt_passes, size_rustflags, size_cargo_args,
-# fallback_warning: from wasm-pack.toml.
+# fallback_warning, js_rustflags, js_cargo_args, js_wasm_opt_passes: from
+# wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
 eval "$config"
 
-wasm_pack=(wasm-pack --log-level warn build --no-opt --profile "$profile" --target "$target" --out-dir "$out_dir" .)
-# The size build, when this toolchain takes its flags: rustc checks them while
-# it parses them, so printing the target's cfg is enough to know.
-if [ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ] &&
-  RUSTC_BOOTSTRAP=1 rustc $size_rustflags --print cfg --target wasm32-unknown-unknown >/dev/null 2>&1; then
-  RUSTC_BOOTSTRAP=1 RUSTFLAGS="$size_rustflags" "${wasm_pack[@]}" "${size_cargo_args[@]}"
-else
-  echo "[build] warning: $(rustc --version) $fallback_warning" >&2
-  "${wasm_pack[@]}"
-fi
+# wasm_pack <out dir> <extra rustflags> [cargo args]: the badge's wasm and glue. The
+# size build, when this toolchain takes its flags: rustc checks them while it
+# parses them, so printing the target's cfg is enough to know.
+wasm_pack() {
+  local command=(wasm-pack --log-level warn build --no-opt --profile "$profile" --target "$target" --out-dir "$1" . "${@:3}")
+  if [ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ] &&
+    RUSTC_BOOTSTRAP=1 rustc $size_rustflags --print cfg --target wasm32-unknown-unknown >/dev/null 2>&1; then
+    RUSTC_BOOTSTRAP=1 RUSTFLAGS="$size_rustflags $2" "${command[@]}" "${size_cargo_args[@]}"
+  else
+    echo "[build] warning: $(rustc --version) $fallback_warning" >&2
+    RUSTFLAGS="$2" "${command[@]}"
+  fi
+}
+
+wasm_pack "$out_dir" ""
 wasm="$out_dir/x402_verdict_badge_bg.wasm"
 wasm-opt "${wasm_opt_passes[@]}" "$wasm" -o "$wasm"
 # Short import and export names in the wasm and its glue, then the glue minified.
 node scripts/minify.mjs "$out_dir"
-# The package's JavaScript: the badge's DOM, the entry, the fallback, the
-# script-tag loader, and package.json pointing at them.
-node scripts/package-js.mjs "$out_dir"
+
+# The same code for pages where WebAssembly cannot run, translated to
+# JavaScript by binaryen's wasm2js: built for the first WebAssembly features
+# only (wasm2js needs one table, so no reference types), in a target folder
+# of its own (other flags: its own build cache), its wasm optimized and
+# minified as the other's, then translated and joined to its glue.
+js_dir=target/js-build/pkg
+CARGO_TARGET_DIR=target/js-build wasm_pack "$js_dir" "$js_rustflags" "${js_cargo_args[@]}"
+js_wasm="$js_dir/x402_verdict_badge_bg.wasm"
+wasm-opt "${js_wasm_opt_passes[@]}" "$js_wasm" -o "$js_wasm"
+node scripts/minify.mjs "$js_dir" --to-js
+
+# The core's words for the package's JavaScript (crates/core/src/browser.rs).
+cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"
+# The package's JavaScript: the badge's DOM, the entry, the JavaScript build,
+# the script-tag loader, and package.json pointing at them.
+node scripts/package-js.mjs "$out_dir" "$js_dir"
 # A copy, not a link: the service serves no file from outside its --www folder.
 rm -rf www/pkg
 cp -R "$out_dir" www/pkg

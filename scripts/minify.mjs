@@ -8,19 +8,25 @@
 //    wasm-opt run: earlier ones read the features from the latter);
 // 2. the JS glue and the `InitOutput` type are rewritten with that mapping,
 //    and the build fails if any old name is left behind;
-// 3. terser minifies the glue.
+// 3. with --to-js (the JavaScript build, for pages where WebAssembly cannot
+//    run), binaryen's wasm2js translates the wasm to JavaScript, and the
+//    translation joins the glue, which gains `initJs()`: it instantiates the
+//    translation with the glue's imports, as WebAssembly would the wasm;
+// 4. terser minifies the glue.
 //
 // The public API (`renderBadge`, `renderAll`, `lookupVerdict`, `default`,
 // `initSync`) keeps its names: only the wasm's private interface changes.
 //
-// Usage: node scripts/minify.mjs <pkg dir>
+// Usage: node scripts/minify.mjs <pkg dir> [--to-js]
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
+import { buildConfig } from "./build-config.mjs";
 
 const dir = process.argv[2] ?? "pkg";
+const toJs = process.argv.includes("--to-js");
 const stem = "x402_verdict_badge";
 const files = {
   wasm: join(dir, `${stem}_bg.wasm`),
@@ -37,7 +43,8 @@ if (!glue.includes(JSON.stringify(module))) {
 }
 
 // binaryen from npm, never Debian's.
-const wasmOpt = fileURLToPath(new URL("../node_modules/.bin/wasm-opt", import.meta.url));
+const binaryen = (tool) => fileURLToPath(new URL(`../node_modules/.bin/${tool}`, import.meta.url));
+const wasmOpt = binaryen("wasm-opt");
 const mapping = JSON.parse(
   execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", "--strip-producers", "--strip-target-features", files.wasm, "-o", files.wasm], {
     encoding: "utf8",
@@ -81,6 +88,40 @@ writeFileSync(files.types, types.replace(initOutput, declaration));
 // The types of the raw wasm exports (not part of the package's files) would
 // now name exports that no longer exist.
 rmSync(join(dir, `${stem}_bg.wasm.d.ts`), { force: true });
+
+if (toJs) glue = withTranslation(glue);
+
+/**
+ * The glue with the wasm2js translation of the wasm inside it (in a scope
+ * of its own) and `initJs()`, which instantiates the translation with the
+ * glue's imports and finishes the glue's initialisation, as `initSync` does
+ * with a WebAssembly instance.
+ */
+function withTranslation(code) {
+  const translated = execFileSync(binaryen("wasm2js"), [...buildConfig().wasm2jsPasses, files.wasm], { encoding: "utf8", maxBuffer: 64 << 20 });
+  // wasm2js writes an ES module: an import of the import module, asmFunc,
+  // then the instance's exports. Only asmFunc and its helpers are kept.
+  let body = rewriteOnce(translated, /^import \* as \w+ from '\w+';$/gm, "", "import of the wasm's import module");
+  // When the memory grows, wasm2js copies it into a new buffer but leaves
+  // the old one intact, so the glue's views of it (renewed only when
+  // detached, as a wasm memory's are on growth) would go stale: the old
+  // buffer is detached, as WebAssembly would.
+  body = rewriteOnce(body, /^(\s*)buffer = newBuffer;$/gm, "$1structuredClone(buffer, { transfer: [buffer] });\n$1buffer = newBuffer;", "memory growth");
+  const tail = body.indexOf("\nvar retasmFunc = asmFunc(");
+  if (tail < 0) throw new Error("minify: no instantiation in the wasm2js output");
+  for (const [what, pattern] of [["wasm variable", /^let [^;]*\bwasm\b[^;]*;$/m], ["__wbg_get_imports", /^function __wbg_get_imports\(\)/m], ["__wbg_finalize_init", /^function __wbg_finalize_init\(instance, module\)/m]]) {
+    if (!pattern.test(code)) throw new Error(`minify: the glue has no ${what}`);
+  }
+  return `${code}
+const asmFunc = (() => {${body.slice(0, tail)}
+return asmFunc;
+})();
+/** Instantiates the JavaScript translation of the wasm (once). */
+export function initJs() {
+  return wasm ?? __wbg_finalize_init({ exports: asmFunc(__wbg_get_imports()) }, undefined);
+}
+`;
+}
 
 const minified = await minify(glue, {
   module: true,

@@ -1,7 +1,8 @@
 // Prints the raw, gzip and brotli sizes of every file a page loads for the
 // badge (the script-tag loader, the package's entry, the badge's DOM code,
-// the wasm and its JS glue) and of the fallback (loaded only when the wasm
-// fails), and how wasm plus glue (gzip) stands against the size budget.
+// the wasm and its JS glue) and of the JavaScript build (the same code
+// translated by wasm2js, loaded only where the wasm cannot run), and how
+// wasm plus glue (gzip) stands against the size budget.
 // Run by `npm run size` after a release build of pkg/; with `--check` (as
 // `npm test` runs it) it fails when the budget is exceeded.
 // The package's folder and the budget come from wasm-pack.toml.
@@ -13,7 +14,7 @@ const { outDir, budgetGzip: BUDGET } = buildConfig();
 const WASM = `${outDir}/x402_verdict_badge_bg.wasm`;
 const GLUE = `${outDir}/x402_verdict_badge.js`;
 const loaded = [`${outDir}/embed.js`, `${outDir}/index.js`, `${outDir}/badge.js`, GLUE, WASM];
-const onFailure = [`${outDir}/fallback.js`];
+const onFailure = [`${outDir}/x402_verdict_badge_js.js`];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 const measure = (file) => {
   const bytes = readFileSync(file);
@@ -30,7 +31,7 @@ console.log(`${"file (what a page loads)".padEnd(36)}${"raw".padStart(9)}${"gzip
 sizes.forEach(row);
 const total = (key) => sizes.reduce((sum, s) => sum + s[key], 0);
 row({ file: "total", raw: total("raw"), gzip: total("gzip"), brotli: total("brotli") });
-console.log("loaded only when the wasm cannot load:");
+console.log("loaded only where the wasm cannot run:");
 onFailure.map(measure).forEach(row);
 
 const gzip = (file) => sizes.find((s) => s.file === file).gzip;

@@ -123,6 +123,25 @@ pub fn lookup_verdict(
     }))
 }
 
+/// Checks an Ed25519 signature exactly as a verdict's is checked (the
+/// core's strict verification; each argument base64): how the tests run the
+/// Wycheproof cases through the JavaScript build, the one build with the
+/// `verify-export` feature (wasm-pack.toml). Not part of the documented API.
+#[cfg(feature = "verify-export")]
+#[doc(hidden)]
+#[wasm_bindgen(js_name = verifyEd25519, skip_typescript)]
+pub fn verify_ed25519(public_key: &str, message: &str, signature: &str) -> bool {
+    use x402_verdict_core::keys::{decode_base64, parse_public_key};
+    let (Ok(key), Some(message), Some(signature)) = (
+        parse_public_key(public_key),
+        decode_base64(message),
+        decode_base64(signature),
+    ) else {
+        return false;
+    };
+    x402_verdict_core::signing::verify_strict(&key, &message, &signature)
+}
+
 /// A value the package returns, as a plain JS object, through serde.
 pub(crate) fn to_js(value: &impl serde::Serialize) -> JsValue {
     value

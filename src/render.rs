@@ -1,5 +1,5 @@
 //! The badge in the page. Its DOM is drawn by `js/badge.js`, the one
-//! renderer shared with the JavaScript fallback and the script-tag loader's
+//! renderer shared with the script-tag loader's
 //! placeholders: an inline host with an open shadow root, one constructable
 //! stylesheet per document (a strict Content-Security-Policy allows it), and
 //! service data written with `textContent` only.

@@ -3,7 +3,7 @@
 // ports), in each engine (Chromium, Firefox, WebKit: tests/support/browser.mjs):
 // the script-tag loader (classic and module, from the site or a CDN), the
 // Content-Security-Policy recipes of docs/embedding.md
-// copied verbatim, the JavaScript fallback when the wasm cannot load, the
+// copied verbatim, the JavaScript build when the wasm cannot run, the
 // <x402-verdict-badge> element and late elements, and the JS API on
 // containers of every kind.
 import { after, before, describe, test } from "node:test";
@@ -158,43 +158,46 @@ describe("script-tag loader", () => {
   });
 });
 
-describe("when the wasm cannot load, the JavaScript fallback renders", () => {
-  /** Opens a page with a plain and a strict badge; returns its badges and what was seen. */
-  async function fallback(options, shot) {
-    const { tab, seen } = await open(page(`${marked("verified")} ${marked("verified", { strict: true })} ${marked("revoked")}<script src="/pkg/embed.js"></script>`), options);
-    const badges = await settled(tab, 3, shot);
+describe("when the wasm cannot run, the JavaScript build renders, signatures checked", () => {
+  /** Opens a page with a plain, a strict, a revoked and a tampered badge; returns its one warning. */
+  async function jsBuild(options, shot) {
+    const { tab, seen } = await open(page(`${marked("verified")} ${marked("verified", { strict: true })} ${marked("revoked")} ${marked("tampered")}<script src="/pkg/embed.js"></script>`), options);
+    const badges = await settled(tab, 4, shot);
+    const files = await tab.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name.slice(e.name.lastIndexOf("/") + 1)));
     const { errors, warnings } = await seen();
     await tab.close();
-    assert.deepEqual(states(badges), ["human-backed", "unknown", "revoked"]);
-    assert.match(badges[0].tip, /could not check the signature/);
-    assert.match(badges[1].tip, /Strict mode/);
+    assert.deepEqual(states(badges), ["human-backed", "human-backed", "revoked", "unknown"]);
+    assert.match(badges[0].tip, /Last verified/);
+    assert.match(badges[3].tip, /signature failed to verify/);
     assert.ok(badges.every((b) => b.styled));
+    assert.ok(files.includes("x402_verdict_badge_js.js"), "the JavaScript build ran");
     assert.deepEqual(errors, []);
     assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0], /JavaScript build of the same code/);
     return warnings[0];
   }
 
   test("a Content-Security-Policy without 'wasm-unsafe-eval'", async () => {
-    const warning = await fallback({ csp: `script-src 'self'; connect-src 'self' ${demo.url}` }, "fallback-csp");
+    const warning = await jsBuild({ csp: `script-src 'self'; connect-src 'self' ${demo.url}` }, "js-build-csp");
     assert.match(warning, /add 'wasm-unsafe-eval' to script-src/);
   });
 
   test("the first CSP recipe as many paste it: connect-src without the package's origin", async () => {
-    const warning = await fallback({ csp: `script-src 'self' 'wasm-unsafe-eval'; connect-src ${demo.url}` }, "fallback-connect-src");
+    const warning = await jsBuild({ csp: `script-src 'self' 'wasm-unsafe-eval'; connect-src ${demo.url}` }, "js-build-connect-src");
     assert.match(warning, /could not be fetched: allow its origin in the Content-Security-Policy's connect-src/);
   });
 
   test("the .wasm file missing (404)", async () => {
     site.statuses.set("/pkg/x402_verdict_badge_bg.wasm", 404);
     try {
-      assert.match(await fallback({}, "fallback-404"), /HTTP 404/);
+      assert.match(await jsBuild({}, "js-build-404"), /HTTP 404/);
     } finally {
       site.statuses.clear();
     }
   });
 
   test("WebAssembly disabled (as in iOS Lockdown Mode)", async () => {
-    const warning = await fallback({ init: () => { delete globalThis.WebAssembly; } }, "fallback-no-wasm");
+    const warning = await jsBuild({ init: () => { delete globalThis.WebAssembly; } }, "js-build-no-wasm");
     assert.match(warning, /WebAssembly is unavailable/);
   });
 });

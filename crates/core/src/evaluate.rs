@@ -176,6 +176,12 @@ impl Reason {
         Reason::SignatureRequired,
     ];
 
+    /// Whether a later try may end otherwise: no answer in time, or no
+    /// connection (the browser badge tries again when it comes back into view).
+    pub fn may_pass(self) -> bool {
+        matches!(self, Reason::Timeout | Reason::NetworkError)
+    }
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {

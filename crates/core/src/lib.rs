@@ -39,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod browser;
 pub mod challenge;
 pub mod endpoint;
 pub mod evaluate;

@@ -1,0 +1,57 @@
+//! Prints the words and spellings the browser package's JavaScript needs, as
+//! an ES module (`scripts/build.sh` writes it into the package as
+//! `words.js`), so that the JavaScript holds no copy of the core's:
+//!
+//! ```sh
+//! cargo run -q -p x402-verdict-core --example browser-words > pkg/words.js
+//! ```
+
+use serde_json::{json, Value};
+use x402_verdict_core::options::OPTION_NAMES;
+use x402_verdict_core::{browser, Evaluation, Outcome, Reason, State};
+
+fn main() {
+    // A badge whose code could not run: no answer, nothing checked.
+    let not_run = Evaluation::without_verdict(Outcome::NoResponse, Reason::NetworkError, None);
+    let retry: Vec<&str> = Reason::ALL
+        .into_iter()
+        .filter(|r| r.may_pass())
+        .map(Reason::as_str)
+        .collect();
+    let constants: [(&str, Value); 6] = [
+        ("UNKNOWN", json!(State::Unknown.as_str())),
+        ("OPTION_NAMES", json!(OPTION_NAMES)),
+        ("RETRY_REASONS", json!(retry)),
+        (
+            "NOT_RUN",
+            serde_json::to_value(&not_run).expect("an evaluation serializes"),
+        ),
+        (
+            "NOT_LOADED",
+            json!({
+                "label": not_run.badge_label(),
+                "hover": browser::NOT_LOADED,
+                "challenge": browser::CHALLENGE_UNREAD,
+            }),
+        ),
+        (
+            "WARNINGS",
+            json!({
+                "prefix": browser::WARNING_PREFIX,
+                "packageUnloadable": browser::PACKAGE_UNLOADABLE,
+                "wasmUnavailable": browser::WASM_UNAVAILABLE,
+                "wasmHttpStatus": browser::WASM_HTTP_STATUS,
+                "wasmCsp": browser::WASM_CSP,
+                "wasmUnfetchable": browser::WASM_UNFETCHABLE,
+                "wasmOther": browser::WASM_OTHER,
+                "onJavaScript": browser::ON_JAVASCRIPT,
+            }),
+        ),
+    ];
+    println!(
+        "// Written by crates/core/examples/browser-words.rs (the core's words): do not edit."
+    );
+    for (name, value) in constants {
+        println!("export const {name} = {value};");
+    }
+}

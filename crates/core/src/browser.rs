@@ -1,0 +1,39 @@
+//! What the browser package says about its own loading, in one place: the
+//! build writes these words into the package as a JS module
+//! (`examples/browser-words.rs`, run by `scripts/build.sh`), so that the
+//! package's JavaScript holds no sentence of its own. Placeholders in braces
+//! (`{url}`, `{status}`, `{error}`) are filled in by the loader.
+
+/// The start of every warning the package writes to the console.
+pub const WARNING_PREFIX: &str = "x402-verdict badge: ";
+
+/// The hover text of a badge whose code could not load or run.
+pub const NOT_LOADED: &str =
+    "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.";
+
+/// Why a payment challenge was not read: the badge's code could not load.
+pub const CHALLENGE_UNREAD: &str = "the badge's code could not load, so the challenge was not read";
+
+/// The script-tag loader could not load the package's entry.
+pub const PACKAGE_UNLOADABLE: &str = "{url} could not be loaded ({error}). Serve the package's files with a JavaScript MIME type; on another origin, with Access-Control-Allow-Origin; and allow that origin in the page's script-src.";
+
+/// Why the WebAssembly build did not run: the browser has no WebAssembly.
+pub const WASM_UNAVAILABLE: &str =
+    "WebAssembly is unavailable in this browser (disabled by policy, or iOS Lockdown Mode).";
+
+/// Why the WebAssembly build did not run: its file answered an HTTP error.
+pub const WASM_HTTP_STATUS: &str =
+    "{url} answered HTTP {status}: serve it next to the package's index.js (or pass its URL to init()).";
+
+/// Why the WebAssembly build did not run: the page's policy forbids compiling it.
+pub const WASM_CSP: &str =
+    "the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src.";
+
+/// Why the WebAssembly build did not run: its file could not be fetched.
+pub const WASM_UNFETCHABLE: &str = "{url} could not be fetched: allow its origin in the Content-Security-Policy's connect-src, and serve it with Access-Control-Allow-Origin when it is on another origin.";
+
+/// Why the WebAssembly build did not run: anything else.
+pub const WASM_OTHER: &str = "the wasm could not be loaded ({error}).";
+
+/// What runs instead of the WebAssembly build (said after the reason).
+pub const ON_JAVASCRIPT: &str = "Badges run on the JavaScript build of the same code instead: the same checks, signatures included, in a larger download.";
