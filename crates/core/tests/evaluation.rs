@@ -233,14 +233,14 @@ fn every_reason() {
             None,
         ),
         (
-            "https://api.example.com/premium%2ddata",
+            "https://api.example.com:/premium-data",
             State::HumanBacked,
             None,
         ),
         (
-            "https://api.example.com/x/../premium-data",
-            State::HumanBacked,
-            None,
+            "https://api.example.com/premium%2ddata",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
         ),
         (
             "https://api.example.com/Premium-data",

@@ -344,7 +344,8 @@ impl Registry {
 
     /// What the registry holds for `endpoint`, by the consumers' matching
     /// rule: the exact entry for its URL, else the path attestation for its
-    /// path, else the attestation of the longest prefix covering its path.
+    /// path, else the attestation of the longest prefix covering its path
+    /// (never for a path holding a `.` or `..` segment).
     pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
         let mut key = Key::of(endpoint);
         if let Some(entry) = self.index.get(&key) {
@@ -357,6 +358,10 @@ impl Registry {
             return None;
         }
         let (start, end) = path_span(&key.resource_url)?;
+        // A dot segment is never covered: the path it names is elsewhere.
+        if key.resource_url[start..end].split('/').any(is_dot_segment) {
+            return None;
+        }
         key.resource_url.truncate(end);
         let mut found = self.paths.get(&key);
         // The path itself, then each shorter path ending before a `/`.
@@ -384,6 +389,14 @@ impl Registry {
     pub fn attestation_count(&self) -> usize {
         self.attestations.len()
     }
+}
+
+/// Whether a path segment is `.` or `..`, also percent-encoded (`%2e`).
+fn is_dot_segment(segment: &str) -> bool {
+    matches!(
+        segment.to_ascii_lowercase().replace("%2e", ".").as_str(),
+        "." | ".."
+    )
 }
 
 /// Indexes an entry; each key may be named by one entry only.
@@ -775,7 +788,7 @@ mod tests {
         assert!(found(
             "base",
             &format!("0xAbC{:037}", 1),
-            "HTTPS://API.example.com:443/%78"
+            "HTTPS://API.example.com:443/x"
         ));
         // Two spellings of one EVM address, or a chain's two names, are one endpoint.
         let mut twin = entry();
@@ -830,7 +843,7 @@ mod tests {
         let base = "https://api.example.com";
         for (path, operator) in [
             ("/weather?city=Paris", Some("exact")),
-            ("/weather?city=%50aris", Some("exact")),
+            ("/weather?city=%50aris", Some("path")),
             ("/weather?city=London", Some("path")),
             ("/weather", Some("path")),
             ("/weather#now", Some("path")),
@@ -845,7 +858,9 @@ mod tests {
             ("/v1/admin", Some("v1 admin")),
             ("/v1/admin/users", Some("v1 admin")),
             ("/v1/administrator", Some("v1")),
-            ("/v1/admin/../items", Some("v1")),
+            ("/v1/admin/../items", None),
+            ("/v1/%2e%2E/admin", None),
+            ("/v1/.hidden", Some("v1")),
             ("/v1/../v2", None),
             ("/report?format=pdf", Some("report")),
             ("/report?format=csv", None),

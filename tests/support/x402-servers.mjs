@@ -1,0 +1,100 @@
+// Paid routes served by the official x402 libraries, unmodified: an Express
+// app with `@x402/express` 2.27 (x402 v2: the challenge in the
+// PAYMENT-REQUIRED header, `resource.url` the URL as asked) and
+// `x402-express` 1.2 (x402 v1: the challenge in the body), on loopback, with
+// a fake facilitator that answers only what the middleware asks before it
+// sends a 402: `GET /supported`.
+import { createServer } from "node:http";
+import express from "express";
+import { HTTPFacilitatorClient } from "@x402/core/server";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { paymentMiddleware, x402ResourceServer } from "@x402/express";
+import { ExactSvmScheme } from "@x402/svm/exact/server";
+import { paymentMiddleware as paymentMiddlewareV1 } from "x402-express";
+
+/** The networks and addresses the routes ask payment on. */
+export const EVM_NETWORK = "eip155:84532";
+export const SOLANA_NETWORK = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+export const EVM_PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+export const SOLANA_PAY_TO = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
+const FEE_PAYER = "FeePayer1111111111111111111111111111111111";
+
+const listen = (server) =>
+  new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(`http://127.0.0.1:${server.address().port}`)));
+const close = (server) => new Promise((ok) => server.close(ok));
+
+/**
+ * A facilitator that knows only `GET /supported` (or, `down`, answers it 503);
+ * `asked` lists every request it got.
+ */
+async function startFacilitator(down) {
+  const asked = [];
+  const server = createServer((req, res) => {
+    asked.push(`${req.method} ${req.url}`);
+    if (down || req.method !== "GET" || req.url !== "/supported") {
+      res.writeHead(404).end();
+      return;
+    }
+    const kinds = [
+      { x402Version: 2, scheme: "exact", network: EVM_NETWORK },
+      { x402Version: 2, scheme: "exact", network: SOLANA_NETWORK, extra: { feePayer: FEE_PAYER } },
+      { x402Version: 1, scheme: "exact", network: "base-sepolia" },
+    ];
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kinds, extensions: [], signers: {} }));
+  });
+  return { url: await listen(server), asked, stop: () => close(server) };
+}
+
+/**
+ * Starts the paid routes; resolves to { url, facilitator, stop }.
+ * `cors`: "none" (as the libraries answer), "allow" (Access-Control-Allow-Origin
+ * only) or "expose" (and Access-Control-Expose-Headers: PAYMENT-REQUIRED).
+ * `pages` (path → HTML) and `folders` (path → directory) are served free, on
+ * the same origin as the paid routes. `facilitatorDown`: the facilitator
+ * fails, so the paid routes cannot build their challenge.
+ */
+export async function startX402Servers({ cors = "none", pages = {}, folders = {}, facilitatorDown = false } = {}) {
+  const facilitator = await startFacilitator(facilitatorDown);
+  const evm = { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_PAY_TO };
+  const svm = { scheme: "exact", price: "$0.01", network: SOLANA_NETWORK, payTo: SOLANA_PAY_TO };
+  const routes = {
+    "GET /weather": { accepts: [evm, svm], description: "Weather of a city" },
+    "GET /report": { accepts: evm, description: "A report in a format" },
+    "GET /v1/*": { accepts: evm, description: "The v1 API" },
+    "GET /v1x": { accepts: evm, description: "Another API beside v1" },
+    "POST /orders": { accepts: evm, description: "Place an order" },
+  };
+  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: facilitator.url }))
+    .register(EVM_NETWORK, new ExactEvmScheme())
+    .register(SOLANA_NETWORK, new ExactSvmScheme());
+  const app = express();
+  app.use((req, res, next) => {
+    if (cors !== "none") res.setHeader("Access-Control-Allow-Origin", "*");
+    if (cors === "expose") res.setHeader("Access-Control-Expose-Headers", "PAYMENT-REQUIRED");
+    next();
+  });
+  for (const [path, html] of Object.entries(pages)) app.get(path, (req, res) => res.type("html").send(html));
+  for (const [path, dir] of Object.entries(folders)) app.use(path, express.static(dir));
+  app.use(paymentMiddleware(routes, server));
+  app.use(
+    paymentMiddlewareV1(
+      EVM_PAY_TO,
+      { "GET /legacy/quote": { price: "$0.01", network: "base-sepolia" } },
+      { url: facilitator.url },
+    ),
+  );
+  const paid = (req, res) => res.json({ paid: true });
+  for (const path of ["/weather", "/report", "/v1/*", "/v1x", "/legacy/quote"]) app.get(path, paid);
+  app.post("/orders", paid);
+  const http = createServer(app);
+  const url = await listen(http);
+  return {
+    url,
+    facilitator,
+    stop: async () => {
+      http.closeAllConnections();
+      await Promise.all([close(http), facilitator.stop()]);
+    },
+  };
+}
