@@ -2,8 +2,11 @@
 //! an `AbortController` whose timer covers the whole exchange (headers and
 //! body), a 64 KiB body cap, and no redirect to another origin.
 //!
-//! Badges on one page asking the same service about the same endpoint (with
-//! the same timeout) share one request while it is in flight.
+//! Badges on one page asking the same service about the same endpoint share
+//! one answer: a request in flight (with the same timeout), and once it has
+//! settled, its status and body for as long as the response's
+//! `Cache-Control` allows ([`x402_verdict_core::cache`]), however far apart
+//! in time the badges are drawn. Failures are never kept.
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
@@ -12,18 +15,21 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestRedirect,
 };
+use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
 pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
 
 thread_local! {
-    /// The requests in flight: a JS `Map` from `"{timeout} {url}"` to the
-    /// promise of its [`encode`]d result.
+    /// The requests in flight, and those settled whose answer is still
+    /// fresh: a JS `Map` from `"{timeout} {url}"` to the promise of its
+    /// [`encode`]d result.
     static IN_FLIGHT: Map = Map::new();
 }
 
-/// Fetches `url`, sharing a request already in flight for the same URL and timeout.
+/// Fetches `url`, or shares the answer to a request for the same URL and
+/// timeout: in flight, or settled and still fresh.
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
     let key = JsValue::from(format!("{timeout_ms} {url}"));
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
@@ -32,8 +38,17 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
             let promise = crate::spawn(Box::pin({
                 let key = key.clone();
                 async move {
-                    let fetched = fetch_once(&url, &origin, timeout_ms).await;
-                    IN_FLIGHT.with(|map| map.delete(&key));
+                    let (fetched, reuse) = fetch_once(&url, &origin, timeout_ms).await;
+                    // The settled promise stays in the map while its answer
+                    // is fresh (within MAX_KEPT_ANSWERS), then goes.
+                    if reuse == 0 || IN_FLIGHT.with(Map::size) > MAX_KEPT_ANSWERS {
+                        IN_FLIGHT.with(|map| map.delete(&key));
+                    } else {
+                        Timeout::new(reuse * 1000, move || {
+                            IN_FLIGHT.with(|map| map.delete(&key));
+                        })
+                        .forget();
+                    }
                     encode(&fetched)
                 }
             }));
@@ -80,22 +95,23 @@ fn decode(value: &JsValue) -> Fetched {
     ))
 }
 
-async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> Fetched {
+/// One exchange, and the seconds its answer may be reused (0 for a failure).
+async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) {
     let Ok(controller) = AbortController::new() else {
-        return Err(FetchFailure::Network);
+        return (Err(FetchFailure::Network), 0);
     };
     let abort = controller.clone();
     let timer = Timeout::new(timeout_ms, move || abort.abort());
     let result = exchange(url, origin, &controller).await;
     drop(timer);
     match result {
-        Err(Failure::Js) if controller.signal().aborted() => Err(FetchFailure::Timeout),
-        Err(Failure::Js) => Err(FetchFailure::Network),
+        Err(Failure::Js) if controller.signal().aborted() => (Err(FetchFailure::Timeout), 0),
+        Err(Failure::Js) => (Err(FetchFailure::Network), 0),
         Err(Failure::Protocol(failure)) => {
             controller.abort();
-            Err(failure)
+            (Err(failure), 0)
         }
-        Ok(fetched) => Ok(fetched),
+        Ok((status, body, reuse)) => (Ok((status, body)), reuse),
     }
 }
 
@@ -112,11 +128,12 @@ impl From<JsValue> for Failure {
     }
 }
 
+/// The status, the body and the seconds the answer may be reused.
 async fn exchange(
     url: &str,
     origin: &str,
     controller: &AbortController,
-) -> Result<(u16, Vec<u8>), Failure> {
+) -> Result<(u16, Vec<u8>, u32), Failure> {
     let window = web_sys::window().ok_or(Failure::Js)?;
     let init = RequestInit::new();
     init.set_method("GET");
@@ -132,8 +149,8 @@ async fn exchange(
     if response.redirected() && !response.url().starts_with(&format!("{origin}/")) {
         return Err(Failure::Protocol(FetchFailure::Redirected));
     }
-    let declared = response
-        .headers()
+    let headers = response.headers();
+    let declared = headers
         .get("content-length")?
         .and_then(|n| n.parse::<usize>().ok());
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
@@ -155,5 +172,6 @@ async fn exchange(
             body.extend_from_slice(&bytes.to_vec());
         }
     }
-    Ok((response.status(), body))
+    let reuse = reuse_seconds(&headers.get("cache-control")?.unwrap_or_default());
+    Ok((response.status(), body, reuse))
 }

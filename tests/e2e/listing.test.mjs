@@ -3,7 +3,9 @@
 // few requests are in flight per service (counted at the service), the
 // timeout of each runs from the moment it is sent (so a slow, healthy
 // service leaves no badge unknown), a badge that timed out tries again when
-// it comes back into view, badges are drawn a few at a time, frame by frame.
+// it comes back into view, badges are drawn a few at a time, frame by frame,
+// and badges for one endpoint share one answer for as long as its
+// Cache-Control allows, however far apart they are drawn.
 // (Long tasks are measured by scripts/bench-listing.mjs, which prints figures.)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -130,5 +132,66 @@ test("a badge that timed out tries again when it comes back into view", async ()
   await tab.evaluate(() => scrollTo(0, 0));
   await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "human-backed", null, { timeout: 5000 });
   assert.equal(service.requests.filter((r) => r === "https://api.example.com/r0").length, 2);
+  await tab.close();
+});
+
+/** A page with one eager badge for r0; `more()` in the page adds another for it. */
+const sameEndpoint = () => listing(1, 'data-loading="eager"').replace("</body>", `<script type="module">
+  window.more = () => {
+    const span = document.querySelector("[data-x402-verdict]").cloneNode();
+    document.body.append(span);
+  };
+</script></body>`);
+const settledCount = (tab, n, timeout = 15000) => tab.waitForFunction((n) => {
+  const hosts = [...document.querySelectorAll(".x402-verdict-badge")];
+  return hosts.length === n && hosts.every((h) => h.dataset.state !== "checking");
+}, n, { timeout });
+const states = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => h.dataset.state));
+
+test("badges for one endpoint drawn seconds apart share one answer while its max-age lasts, and ask again after", async () => {
+  service.latency = 0;
+  const tab = await open(sameEndpoint());
+  service.cacheControl = "public, max-age=2";
+  await settledCount(tab, 1);
+  // Long after the first answer settled (no request in flight to share).
+  await tab.waitForTimeout(300);
+  await tab.evaluate(() => window.more());
+  await settledCount(tab, 2);
+  assert.equal(service.requests.length, 1, "the second badge took the kept answer");
+  await tab.waitForTimeout(2200);
+  await tab.evaluate(() => window.more());
+  await settledCount(tab, 3);
+  assert.equal(service.requests.length, 2, "an expired answer is asked again");
+  assert.deepEqual(await states(tab), ["human-backed", "human-backed", "human-backed"]);
+  await tab.close();
+});
+
+test("an answer the service marks no-store is never kept", async () => {
+  service.latency = 0;
+  const tab = await open(sameEndpoint());
+  service.cacheControl = "no-store, max-age=60";
+  await settledCount(tab, 1);
+  await tab.evaluate(() => window.more());
+  await settledCount(tab, 2);
+  assert.equal(service.requests.length, 2);
+  assert.deepEqual(await states(tab), ["human-backed", "human-backed"]);
+  await tab.close();
+});
+
+test("main thread slowed 6x: 300 eager badges for 30 endpoints cost one request per endpoint", async () => {
+  service.latency = 20;
+  const path = `/throttled${++pages}.html`;
+  site.pages.set(path, listing(300, 'data-loading="eager"').replace(/api\.example\.com\/r(\d+)"/g, (_, i) => `api.example.com/r${i % 30}"`));
+  service.reset();
+  service.cacheControl = "public, max-age=60";
+  const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  const cdp = await tab.context().newCDPSession(tab);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await tab.goto(site.url + path);
+  await settledCount(tab, 300, 90000);
+  const asked = new Set(service.requests);
+  assert.equal(asked.size, 30);
+  assert.equal(service.requests.length, 30, "one request per endpoint, however the drawing was spread");
+  assert.ok((await states(tab)).every((s) => s === "human-backed"));
   await tab.close();
 });

@@ -23,9 +23,10 @@ after(async () => {
 const badgesSettled = () => document.querySelectorAll(".x402-verdict-badge[data-state='checking']").length === 0
   && document.querySelectorAll(".x402-verdict-badge").length > 0;
 
-/** Opens a page, records CSP violations and verdict requests, waits until `ready` holds in the page. */
-async function open(name, ready = badgesSettled) {
+/** Opens a page (its main thread slowed `cpu` times), records CSP violations and verdict requests, waits until `ready` holds in the page. */
+async function open(name, ready = badgesSettled, cpu = 1) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  if (cpu > 1) await (await page.context().newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: cpu });
   const violations = await watchViolations(page);
   const requests = [];
   page.on("request", (r) => { if (r.url().includes("/v0/verdict")) requests.push(r.url()); });
@@ -33,7 +34,7 @@ async function open(name, ready = badgesSettled) {
   page.on("pageerror", (e) => errors.push(String(e)));
   const response = await page.goto(`${demo.url}/${name}`);
   assert.match(response.headers()["content-security-policy"], /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
-  await page.waitForFunction(ready, null, { timeout: 15000 });
+  await page.waitForFunction(ready, null, { timeout: 15000 * cpu });
   await page.screenshot({ path: `${ARTIFACTS}${name.replace(".html", "")}.png`, fullPage: true });
   return { page, requests, errors, violations };
 }
@@ -79,6 +80,15 @@ describe("www pages", () => {
     assert.equal(outside, 0, "every badge lies inside the page width");
     assert.deepEqual(await violations(), []);
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("listing, main thread slowed 6x: still one request per endpoint", async () => {
+    const { page, requests } = await open("listing.html", badgesSettled, 6);
+    await page.waitForFunction(() => document.body.dataset.rendered === "100", null, { timeout: 90000 });
+    const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
+    assert.equal(requests.length, endpoints, "badges for the same endpoint share one answer, however slowly they are drawn");
+    for (const [i, b] of (await badges(page)).entries()) assert.equal(b.state, b.row, `row ${i + 1}: ${b.label} / ${b.tip}`);
     await page.close();
   });
 

@@ -18,7 +18,8 @@
 //!   every form ([`challenge`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
-//! - the strict reader of the published metrics document ([`metrics`]).
+//! - the strict reader of the published metrics document ([`metrics`]);
+//! - how long a consumer may reuse an answer ([`cache`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
 //! time `now`.
@@ -40,6 +41,7 @@
 #![warn(missing_docs)]
 
 pub mod browser;
+pub mod cache;
 pub mod challenge;
 pub mod endpoint;
 pub mod evaluate;
