@@ -161,6 +161,8 @@ describe("www pages", () => {
   test("a page on another origin loads the package from the demo server, as from a CDN, under its own strict CSP", async () => {
     const site = await startOrigin();
     const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    // Chromium reports violations to Playwright: no probe, so that the page's CSP is exactly the seller's.
+    site.probe = null;
     site.csp = `default-src 'self'; script-src ${demo.url} 'wasm-unsafe-eval'; connect-src ${demo.url}; style-src 'self'`;
     site.pages.set("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>elsewhere</title></head><body><p>Operator: <span data-x402-verdict data-base-url="${demo.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${demo.publicKey}"></span></p><script src="${demo.url}/pkg/embed.js"></script></body></html>`);
     const page = await browser.newPage();

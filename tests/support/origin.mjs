@@ -37,7 +37,7 @@ export const seen = (page) => page.evaluate(() => window.__seen);
  * `proxy` (a service whose /v0/ paths the site passes on, as a same-origin
  * deployment would), `init` ([function, argument] pairs the probe runs
  * first), `probe` (the probe's URL: another origin's where the page's CSP
- * allows scripts from there only).
+ * allows scripts from there only; null for pages without it).
  */
 export async function startOrigin() {
   const site = { pages: new Map(), folders: new Map(), csp: null, cors: false, proxy: null, delays: new Map(), statuses: new Map(), requests: [], init: [], probe: "/__probe.js" };
@@ -84,6 +84,7 @@ export async function startOrigin() {
   });
   /** The page with the probe's script tag first in its head. */
   const withProbe = (html) => {
+    if (!site.probe) return html;
     const tag = `<script src="${site.probe}"></script>`;
     return /<head>/i.test(html) ? html.replace(/<head>/i, (head) => head + tag) : tag + html;
   };
