@@ -323,7 +323,8 @@ async fn an_unwritable_data_folder_refuses_start_even_within_the_same_second() {
         setup.operator.display().to_string(),
     );
     let data_arg = setup.data();
-    let (code, out, err) = run_as_another_user(&[
+    // A start that got past the check would serve until stopped.
+    let args = [
         "serve",
         "--listen",
         "127.0.0.1:0",
@@ -337,8 +338,11 @@ async fn an_unwritable_data_folder_refuses_start_even_within_the_same_second() {
         &data_arg,
         "--now",
         now,
-    ])
-    .await;
+    ];
+    let refused = run_as_another_user(&args);
+    let (code, out, err) = tokio::time::timeout(Duration::from_secs(60), refused)
+        .await
+        .expect("the service started on an unwritable data folder");
     assert_eq!(
         (code, out.as_str(), err.lines().count()),
         (2, "", 1),

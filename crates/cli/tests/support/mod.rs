@@ -100,7 +100,7 @@ pub async fn run(args: &[&str]) -> (i32, String, String) {
 
 /// Runs `command` to completion: (exit code, stdout, stderr).
 async fn outcome(mut command: Command) -> (i32, String, String) {
-    let out = command.output().await.unwrap();
+    let out = command.kill_on_drop(true).output().await.unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
