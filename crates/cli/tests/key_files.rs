@@ -23,15 +23,6 @@ fn mode(path: &Path) -> u32 {
         & 0o7777
 }
 
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// A verdict to sign, in `dir`.
 fn verdict_in(dir: &Path) -> String {
     let verdict = dir.join("verdict.json");

@@ -383,15 +383,6 @@ async fn serve_once(body: &'static str) -> String {
     url
 }
 
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[tokio::test]
 async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
     let setup = Setup::new(&history()).await;
@@ -474,7 +465,7 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
             "nothing is lost"
         );
         assert_eq!(
-            files_in(&out_dir),
+            names_in(&out_dir),
             ["metrics.json"],
             "no temporary file is left"
         );

@@ -32,6 +32,16 @@ pub fn scratch(name: &str) -> PathBuf {
 /// The user tests play "another user" as when they run as root: nobody.
 pub const OTHER_UID: u32 = 65534;
 
+/// The names of the entries of `dir`, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Whether the tests run as root, who may write anything: then "another
 /// user" is [`OTHER_UID`], and what must be refused to a user is run as it.
 pub fn is_root() -> bool {
