@@ -17,7 +17,7 @@ test("the build reads its settings from wasm-pack.toml", () => {
   assert.equal(config.target, "web");
   assert.equal(config.outDir, "pkg");
   assert.equal(config.profile, "wasm-release");
-  assert.equal(config.budgetGzip, 48 * 1024);
+  assert.equal(config.budgetGzip, 50 * 1024);
   assert.ok(config.wasmOptPasses.includes("-Oz"));
   // The Cargo profile it names exists; wasm-pack's own metadata does not.
   const cargo = read("Cargo.toml");
