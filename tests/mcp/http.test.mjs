@@ -196,7 +196,8 @@ describe("MCP over Streamable HTTP: cancellation, limits, options", () => {
     const ask = async (host) => {
       const socket = tcp(port, "127.0.0.1");
       await once(socket, "connect");
-      socket.end(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      // Not end(): a half-closed socket may be closed by the server before it answers. Connection: close ends it.
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
       let reply = "";
       for await (const chunk of socket) reply += chunk;
       return reply.split(" ")[1];
