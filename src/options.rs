@@ -18,14 +18,14 @@ pub fn from_js(options: &JsValue) -> Result<LookupOptions, OptionsError> {
     }
     LookupOptions::from_fields(&mut |name| {
         let value = Reflect::get(options, &name.into()).map_err(|_| ReadError::Threw)?;
-        to_value(&value, 0).map(|value| resolved(name, value))
+        to_value(&value, 0).map(|value| with_base_url_resolved(name, value))
     })
 }
 
 /// The option as the core should see it: a non-empty `baseUrl` resolved
 /// against the page's URL (`/`, `/verify`), as `fetch` would; the core then
 /// checks the absolute URL. An empty one stays empty, and invalid.
-fn resolved(name: &str, value: Option<Value>) -> Option<Value> {
+fn with_base_url_resolved(name: &str, value: Option<Value>) -> Option<Value> {
     match value {
         Some(Value::String(base)) if name == "baseUrl" && !base.is_empty() => {
             let page = web_sys::window()

@@ -142,7 +142,33 @@ impl fmt::Display for OptionsError {
     }
 }
 
-impl std::error::Error for OptionsError {}
+impl std::error::Error for OptionError {
+    /// The error under the rule broken, when it is one (an unreadable
+    /// value's [`ReadError`], a `baseUrl`'s [`BaseUrlError`], a `publicKey`'s
+    /// [`KeysError`], a `timeoutMs`'s [`TimeoutError`]).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.rule {
+            OptionRule::Unreadable(e) => Some(e),
+            OptionRule::BaseUrl(e) => Some(e),
+            OptionRule::Keys(e) => Some(e),
+            OptionRule::Timeout(e) => Some(e),
+            OptionRule::Missing
+            | OptionRule::NotAString
+            | OptionRule::Endpoint(_)
+            | OptionRule::NotABoolean => None,
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {
+    /// The first invalid option, when there is one (the message names them all).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OptionsError::NotAnObject => None,
+            OptionsError::Invalid(errors) => errors.first().map(|e| e as _),
+        }
+    }
+}
 
 impl LookupOptions {
     /// Reads each option through `read`, called once for each of
@@ -368,5 +394,24 @@ mod tests {
             e.to_string(),
             "baseUrl is empty; chain could not be read; payTo must be a string; publicKey is a BigInt, not a number"
         );
+    }
+
+    #[test]
+    fn an_option_error_chains_to_the_error_it_wraps() {
+        use std::error::Error;
+        let e = LookupOptions::from_json_test(
+            json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "publicKey": "zz", "strict": 1}),
+        )
+        .unwrap_err();
+        let first = e.source().expect("the first invalid option");
+        assert_eq!(first.to_string(), "publicKey: the public key is not base64");
+        let keys = first.source().expect("the keys error under it");
+        assert_eq!(keys.to_string(), "the public key is not base64");
+        assert!(keys.source().is_some(), "and the key error under that");
+        let OptionsError::Invalid(errors) = &e else {
+            panic!("{e:?}")
+        };
+        assert!(errors[1].source().is_none(), "strict wraps no error");
+        assert!(OptionsError::NotAnObject.source().is_none());
     }
 }

@@ -225,7 +225,8 @@ fn serialized_response(cache: &'static str, body: Bytes) -> Response {
         .into_response()
 }
 
-fn bad_request(problem: String) -> Response {
+/// A 400 whose JSON body's `error` names what is wrong with the request.
+fn bad_request_response(problem: String) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
         "no-store",
@@ -235,11 +236,11 @@ fn bad_request(problem: String) -> Response {
 
 async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) -> Response {
     let Some(pairs) = query_pairs(query.as_deref().unwrap_or_default()) else {
-        return bad_request("the query string is not valid UTF-8".into());
+        return bad_request_response("the query string is not valid UTF-8".into());
     };
     let asked = match endpoint_of(&pairs) {
         Ok(endpoint) => endpoint,
-        Err(problem) => return bad_request(problem),
+        Err(problem) => return bad_request_response(problem),
     };
     let now = service.clock.now();
     match service.registry.find(&asked) {
