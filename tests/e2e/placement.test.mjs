@@ -116,6 +116,13 @@ for (const engine of ENGINES) {
       for (let i = 0; i < 10 && !(await tab.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"))); i++) {
         await tab.keyboard.press("Tab");
       }
+      // The keyboard focus is on the first badge (its host in the page, its .badge in the shadow root), so that what opened the hover text is focus.
+      const focus = await tab.$eval(".x402-verdict-badge", (host) => ({
+        active: document.activeElement === host,
+        host: host.matches(":focus"),
+        badge: host.shadowRoot.activeElement?.matches(".badge:focus") ?? false,
+      }));
+      assert.deepEqual(focus, { active: true, host: true, badge: true }, "Tab focused the first badge");
       const where = await tab.$eval(".x402-verdict-badge", measure);
       await tab.screenshot({ path: `${ARTIFACTS}states-${engine}.png` });
       assert.deepEqual([where.shown, where.inside, where.beside, where.onTop], [true, true, true, true], JSON.stringify(where));
