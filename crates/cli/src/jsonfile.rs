@@ -1,9 +1,39 @@
 //! Reading the service's own JSON files (the registry and the key file).
 
 use std::fs;
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use x402_verdict_core::json::{parse_strict, Value};
+use x402_verdict_core::json::{parse_strict, ParseError, Value};
+
+/// Why a JSON file cannot be read: the file, then what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonFileError {
+    /// The operating system's error.
+    #[error("{}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Not one JSON document under the core's strict rules.
+    #[error("{}: not strict JSON: {source}", path.display())]
+    NotStrict {
+        /// The file.
+        path: PathBuf,
+        /// The rule broken, and where.
+        source: ParseError,
+    },
+    /// Strict JSON that `serde_json` still refuses.
+    #[error("{}: not JSON: {source}", path.display())]
+    NotJson {
+        /// The file.
+        path: PathBuf,
+        /// What `serde_json` said.
+        source: serde_json::Error,
+    },
+}
 
 /// Reads `path` as one JSON document with the core's strict parser, which
 /// refuses duplicate member names at any depth, lone surrogates, invalid
@@ -11,8 +41,8 @@ use x402_verdict_core::json::{parse_strict, Value};
 ///
 /// # Errors
 ///
-/// One line: the file, then what is wrong with it.
-pub fn read_strict(path: &Path) -> Result<Value, String> {
+/// The file cannot be read, or is not strict JSON.
+pub fn read_strict(path: &Path) -> Result<Value, JsonFileError> {
     strict(path, &bytes(path)?)
 }
 
@@ -20,8 +50,8 @@ pub fn read_strict(path: &Path) -> Result<Value, String> {
 ///
 /// # Errors
 ///
-/// One line: the file, then what is wrong with it.
-pub fn read(path: &Path) -> Result<serde_json::Value, String> {
+/// As [`read_strict`].
+pub fn read(path: &Path) -> Result<serde_json::Value, JsonFileError> {
     parse(path, &bytes(path)?)
 }
 
@@ -30,16 +60,25 @@ pub fn read(path: &Path) -> Result<serde_json::Value, String> {
 ///
 /// # Errors
 ///
-/// One line: the file, then what is wrong with it.
-pub fn parse(path: &Path, text: &[u8]) -> Result<serde_json::Value, String> {
+/// `text` is not strict JSON.
+pub fn parse(path: &Path, text: &[u8]) -> Result<serde_json::Value, JsonFileError> {
     strict(path, text)?;
-    serde_json::from_slice(text).map_err(|e| format!("{}: not JSON: {e}", path.display()))
+    serde_json::from_slice(text).map_err(|source| JsonFileError::NotJson {
+        path: path.to_owned(),
+        source,
+    })
 }
 
-fn bytes(path: &Path) -> Result<Vec<u8>, String> {
-    fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+fn bytes(path: &Path) -> Result<Vec<u8>, JsonFileError> {
+    fs::read(path).map_err(|source| JsonFileError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })
 }
 
-fn strict(path: &Path, text: &[u8]) -> Result<Value, String> {
-    parse_strict(text).map_err(|e| format!("{}: not strict JSON: {e}", path.display()))
+fn strict(path: &Path, text: &[u8]) -> Result<Value, JsonFileError> {
+    parse_strict(text).map_err(|source| JsonFileError::NotStrict {
+        path: path.to_owned(),
+        source,
+    })
 }

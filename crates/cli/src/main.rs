@@ -85,34 +85,41 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        let result = match cli.command {
-            Command::Serve(args) => service::run(args).await,
+        match cli.command {
+            Command::Serve(args) => refused(service::run(args).await),
             Command::Mcp(args) => {
                 match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                    Ok(config) => consumer::mcp::run(config, args).await,
-                    Err(problem) => Err(problem),
+                    Ok(config) => refused(consumer::mcp::run(config, args).await),
+                    Err(problem) => refused(Err(problem)),
                 }
             }
-            Command::Lookup(args) => consumer::lookup::lookup(args).await,
+            Command::Lookup(args) => refused(consumer::lookup::lookup(args).await),
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
-            Command::Check(args) => {
-                return consumer::check::check(args).await.map_err(|e| {
-                    eprintln!("x402-verdict: {}", Shown(&e.to_string()));
-                    e.exit_code()
-                })
-            }
-            Command::Keygen(args) => service::keys::keygen(args),
-            Command::Sign(args) => service::keys::sign(args),
-            Command::Metrics(command) => service::metrics::commands::run(command).await,
-        };
-        result.map_err(|problem| {
-            eprintln!("x402-verdict: {}", Shown(&problem));
-            2
-        })
+            Command::Check(args) => consumer::check::check(args).await.map_err(|e| {
+                print_error(&e);
+                e.exit_code()
+            }),
+            Command::Keygen(args) => refused(service::keys::keygen(args)),
+            Command::Sign(args) => refused(service::keys::sign(args)),
+            Command::Metrics(command) => refused(service::metrics::commands::run(command).await),
+        }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => ExitCode::from(code),
     }
+}
+
+/// Prints `x402-verdict: <message>` on stderr, the message escaped.
+fn print_error(error: &dyn std::fmt::Display) {
+    eprintln!("x402-verdict: {}", Shown(&error.to_string()));
+}
+
+/// A command's result as the process's: its error printed, exit code 2.
+fn refused<E: std::fmt::Display>(result: Result<(), E>) -> Result<(), u8> {
+    result.map_err(|e| {
+        print_error(&e);
+        2
+    })
 }

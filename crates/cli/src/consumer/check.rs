@@ -6,15 +6,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use reqwest::header::{HeaderValue, ACCEPT, LOCATION};
+use reqwest::header::{ACCEPT, LOCATION};
 use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::MAX_CHALLENGE_BYTES;
-use x402_verdict_core::json::parse_strict;
+use x402_verdict_core::challenge::{ChallengeError, MAX_CHALLENGE_BYTES};
+use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::{BaseUrl, Challenge};
 
 use super::lookup::{parse_base_url, TrustArgs};
-use super::verifier::http_client;
+use super::verifier::{http_client, HttpClientError};
 use crate::shown::Shown;
 
 /// The header an x402 v2 server sends its challenge in.
@@ -57,15 +57,73 @@ pub enum HttpMethod {
     Post,
 }
 
-/// Why `check` failed, and so its exit code.
-#[derive(Debug)]
+/// Why `check` failed, and so its exit code: a resource that gave no
+/// challenge (exit 1), or bad input (exit 2): an argument, a URL that is not
+/// http(s), a challenge that cannot be read.
+#[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    /// Bad input (exit 2): an argument, a URL that is not http(s), a
-    /// challenge that cannot be read.
-    Input(String),
-    /// The resource gave no challenge to read (exit 1): it is not known
-    /// whether it asks for a payment.
-    NoChallenge(NoChallenge),
+    /// The resource gave no challenge to read: it is not known whether it
+    /// asks for a payment.
+    #[error("could not read a challenge: {0}")]
+    NoChallenge(#[source] NoChallenge),
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
+    /// `--header`'s value is not a challenge.
+    #[error(transparent)]
+    Header(ChallengeError),
+    /// `--from-file`'s file cannot be read.
+    #[error("{}: {source}", path.display())]
+    FileUnreadable {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// `--from-file`'s file is larger than 64 KiB.
+    #[error("{}: larger than 64 KiB", .0.display())]
+    FileTooLarge(PathBuf),
+    /// `--from-file`'s file is not strict JSON.
+    #[error("{}: not strict JSON: {source}", path.display())]
+    FileNotJson {
+        /// The file.
+        path: PathBuf,
+        /// The rule broken, and where.
+        source: ParseError,
+    },
+    /// `--from-file`'s file holds no challenge that can be read.
+    #[error("{}: {source}", path.display())]
+    FileNotAChallenge {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: ChallengeError,
+    },
+    /// The URL argument is not an absolute http(s) URL (as given).
+    #[error("{0}: not an absolute http:// or https:// URL")]
+    NotHttp(String),
+    /// The 402 answer has several `PAYMENT-REQUIRED` headers (its method and URL).
+    #[error("{0}: more than one PAYMENT-REQUIRED header")]
+    SeveralHeaders(String),
+    /// The 402 answer's `PAYMENT-REQUIRED` header is not ASCII.
+    #[error("{asked}: the PAYMENT-REQUIRED header is not ASCII")]
+    HeaderNotAscii {
+        /// The method and URL asked.
+        asked: String,
+        /// What the header parser said.
+        source: reqwest::header::ToStrError,
+    },
+    /// The 402 answer has no header, and a body over 64 KiB.
+    #[error("{0}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB")]
+    BodyTooLarge(String),
+    /// The 402 answer's challenge cannot be read.
+    #[error("{asked} answered 402, but {source}")]
+    Unreadable {
+        /// The method and URL asked.
+        asked: String,
+        /// What is wrong with the challenge.
+        source: ChallengeError,
+    },
 }
 
 impl CheckError {
@@ -73,26 +131,9 @@ impl CheckError {
     /// could be read.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CheckError::Input(_) => 2,
             CheckError::NoChallenge(_) => 1,
+            _ => 2,
         }
-    }
-}
-
-impl fmt::Display for CheckError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CheckError::Input(problem) => f.write_str(problem),
-            CheckError::NoChallenge(e) => write!(f, "could not read a challenge: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for CheckError {}
-
-impl From<String> for CheckError {
-    fn from(problem: String) -> Self {
-        CheckError::Input(problem)
     }
 }
 
@@ -168,6 +209,8 @@ impl fmt::Display for NoChallenge {
         }
     }
 }
+
+impl std::error::Error for NoChallenge {}
 
 /// An error and each of its causes (its `source` chain), one after the
 /// other: `error sending request: client error (Connect): tcp connect error:
@@ -290,19 +333,29 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
     if let Some(header) = &args.header {
         return Challenge::from_header(header)
             .map(|c| Read::Challenge(c, None))
-            .map_err(|e| CheckError::Input(e.to_string()));
+            .map_err(CheckError::Header);
     }
     if let Some(path) = &args.from_file {
-        let name = path.display();
-        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+        let bytes = std::fs::read(path).map_err(|source| CheckError::FileUnreadable {
+            path: path.clone(),
+            source,
+        })?;
         if bytes.len() > MAX_CHALLENGE_BYTES {
-            return Err(format!("{name}: larger than 64 KiB").into());
+            return Err(CheckError::FileTooLarge(path.clone()));
         }
-        let value = parse_strict(&bytes).map_err(|e| format!("{name}: not strict JSON: {e}"))?;
-        return match Challenge::from_saved(&value).map_err(|e| format!("{name}: {e}"))? {
+        let value = parse_strict(&bytes).map_err(|source| CheckError::FileNotJson {
+            path: path.clone(),
+            source,
+        })?;
+        let saved =
+            Challenge::from_saved(&value).map_err(|source| CheckError::FileNotAChallenge {
+                path: path.clone(),
+                source,
+            })?;
+        return match saved {
             Some(challenge) => Ok(Read::Challenge(challenge, None)),
             None => Ok(Read::NoPayment(
-                format!("{name} is a tool result that is not an error"),
+                format!("{} is a tool result that is not an error", path.display()),
                 None,
             )),
         };
@@ -313,7 +366,7 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
     let parsed = Url::parse(url)
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https"))
-        .ok_or_else(|| format!("{url}: not an absolute http:// or https:// URL"))?;
+        .ok_or_else(|| CheckError::NotHttp(url.to_owned()))?;
     let verb = match args.method {
         HttpMethod::Get => "GET",
         HttpMethod::Post => "POST",
@@ -365,13 +418,14 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
     }
     let mut headers = response.headers().get_all(PAYMENT_REQUIRED).iter();
     let header = match (headers.next(), headers.next()) {
-        (Some(_), Some(_)) => {
-            return Err(format!("{asked}: more than one PAYMENT-REQUIRED header").into())
-        }
+        (Some(_), Some(_)) => return Err(CheckError::SeveralHeaders(asked.to_owned())),
         (one, _) => one
-            .map(header_text)
+            .map(|value| value.to_str().map(str::to_owned))
             .transpose()
-            .map_err(|e| format!("{asked}: {e}"))?,
+            .map_err(|source| CheckError::HeaderNotAscii {
+                asked: asked.to_owned(),
+                source,
+            })?,
     };
     let mut body = Vec::new();
     let mut too_large = false;
@@ -388,22 +442,15 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
     }
     if too_large {
         if header.is_none() {
-            return Err(format!(
-                "{asked}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB"
-            )
-            .into());
+            return Err(CheckError::BodyTooLarge(asked.to_owned()));
         }
         // The header holds the challenge; an oversized body is not read.
         body.clear();
     }
     Challenge::from_http(header.as_deref(), &body)
         .map(|c| Read::Challenge(c, Some(402)))
-        .map_err(|e| format!("{asked} answered 402, but {e}").into())
-}
-
-fn header_text(value: &HeaderValue) -> Result<String, String> {
-    value
-        .to_str()
-        .map(str::to_owned)
-        .map_err(|_| "the PAYMENT-REQUIRED header is not ASCII".to_owned())
+        .map_err(|source| CheckError::Unreadable {
+            asked: asked.to_owned(),
+            source,
+        })
 }

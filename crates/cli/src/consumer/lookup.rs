@@ -1,11 +1,13 @@
 //! `lookup`: one endpoint looked up, and the trust settings (keys, strict
 //! mode, timeout) that `lookup`, `check` and the MCP server share.
 
-use x402_verdict_core::keys::parse_public_key;
-use x402_verdict_core::request::check_timeout_ms;
+use x402_verdict_core::ed25519_dalek::VerifyingKey;
+use x402_verdict_core::endpoint::EndpointError;
+use x402_verdict_core::keys::{parse_public_key, KeyError};
+use x402_verdict_core::request::{check_timeout_ms, BaseUrlError, TimeoutError};
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
-use super::verifier::Verifier;
+use super::verifier::{HttpClientError, Verifier};
 
 /// Options of `lookup`.
 #[derive(clap::Args, Debug)]
@@ -36,7 +38,7 @@ pub struct LookupArgs {
 pub struct TrustArgs {
     /// A trusted public key (raw 32 bytes, base64); repeat for several.
     #[arg(long = "public-key", value_parser = parse_key)]
-    pub public_keys: Vec<x402_verdict_core::ed25519_dalek::VerifyingKey>,
+    pub public_keys: Vec<VerifyingKey>,
     /// Require a valid signature for a positive result.
     #[arg(long)]
     pub strict: bool,
@@ -51,24 +53,63 @@ impl TrustArgs {
     /// # Errors
     ///
     /// When the HTTP client cannot start.
-    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, String> {
+    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, HttpClientError> {
         let keys = TrustedKeys::from_keys(self.public_keys.iter().copied());
         Verifier::new(base_url, keys, self.strict, self.timeout_ms)
     }
 }
 
-pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
-    BaseUrl::parse(text).map_err(|e| e.to_string())
+/// `--public-key`'s value that is not a key (`the key is not base64`).
+#[derive(Debug, thiserror::Error)]
+#[error("the key {0}")]
+pub struct PublicKeyArgError(#[source] KeyError);
+
+/// A timeout (`--timeout-ms`, `VERIFICATION_TIMEOUT_MS`) that is not one.
+#[derive(Debug, thiserror::Error)]
+pub enum TimeoutArgError {
+    /// Not a whole number at all.
+    #[error("must be a whole number")]
+    NotANumber(#[source] std::num::ParseIntError),
+    /// A whole number out of range.
+    #[error(transparent)]
+    OutOfRange(#[from] TimeoutError),
 }
 
-fn parse_key(text: &str) -> Result<x402_verdict_core::ed25519_dalek::VerifyingKey, String> {
-    parse_public_key(text).map_err(|p| format!("the key {p}"))
+/// Why `lookup` refuses its arguments.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// The endpoint breaks the protocol's rules.
+    #[error(transparent)]
+    Endpoint(#[from] EndpointError),
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
+    /// The result cannot be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
 }
 
-pub(crate) fn parse_timeout(text: &str) -> Result<u32, String> {
-    text.parse::<u64>()
-        .map_err(|_| "must be a whole number".to_owned())
-        .and_then(|ms| check_timeout_ms(ms).map_err(|e| e.to_string()))
+/// Parses a verification service's base URL (`--base-url`).
+///
+/// # Errors
+///
+/// Not an absolute `http://` or `https://` URL.
+pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
+    BaseUrl::parse(text)
+}
+
+fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
+    parse_public_key(text).map_err(PublicKeyArgError)
+}
+
+/// Parses a whole-exchange timeout in milliseconds (1 to 60000).
+///
+/// # Errors
+///
+/// Not a whole number, or out of range.
+pub(crate) fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
+    let ms = text.parse::<u64>().map_err(TimeoutArgError::NotANumber)?;
+    Ok(check_timeout_ms(ms)?)
 }
 
 /// Looks one endpoint up and prints the result. Every lookup result is an
@@ -77,13 +118,12 @@ pub(crate) fn parse_timeout(text: &str) -> Result<u32, String> {
 /// # Errors
 ///
 /// An endpoint value that breaks the protocol's rules.
-pub async fn lookup(args: LookupArgs) -> Result<(), String> {
-    let endpoint =
-        Endpoint::new(&args.chain, &args.pay_to, &args.resource_url).map_err(|e| e.to_string())?;
+pub async fn lookup(args: LookupArgs) -> Result<(), LookupError> {
+    let endpoint = Endpoint::new(&args.chain, &args.pay_to, &args.resource_url)?;
     let verifier = args.trust.verifier(Some(args.base_url))?;
     let result = verifier.check(endpoint).await;
     if args.json {
-        let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string(&result)?;
         println!("{json}");
     } else {
         println!("{}", result.text_line());

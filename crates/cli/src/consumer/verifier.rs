@@ -10,13 +10,18 @@ use x402_verdict_core::{
     MAX_BODY_BYTES, MAX_REDIRECTS,
 };
 
+/// The HTTP client cannot start (its TLS back end).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the HTTP client: {0}")]
+pub struct HttpClientError(#[source] reqwest::Error);
+
 /// The HTTP client of every native consumer: no cookies or credentials,
 /// redirects followed within the first URL's origin only (at most 5).
 ///
 /// # Errors
 ///
 /// When the TLS back end cannot start.
-pub fn http_client() -> Result<reqwest::Client, String> {
+pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
     reqwest::Client::builder()
         .redirect(Policy::custom(|attempt| {
             let same_origin = attempt
@@ -32,7 +37,7 @@ pub fn http_client() -> Result<reqwest::Client, String> {
         }))
         .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| format!("cannot start the HTTP client: {e}"))
+        .map_err(HttpClientError)
 }
 
 /// Everything needed to look endpoints up against one service.
@@ -60,7 +65,7 @@ impl Verifier {
         keys: TrustedKeys,
         strict: bool,
         timeout_ms: u32,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, HttpClientError> {
         let client = http_client()?;
         Ok(Verifier {
             base_url,

@@ -28,13 +28,18 @@ impl Clock {
     }
 }
 
+/// `--now`'s value is not an RFC 3339 UTC time.
+#[derive(Debug, thiserror::Error)]
+#[error("is not an RFC 3339 UTC time")]
+pub struct PinnedTimeError;
+
 /// Parses the value of `--now`: an RFC 3339 UTC time.
 ///
 /// # Errors
 ///
 /// When the text is not one.
-pub fn parse_pinned(text: &str) -> Result<Clock, String> {
+pub fn parse_pinned(text: &str) -> Result<Clock, PinnedTimeError> {
     Timestamp::parse_rfc3339(text)
         .map(Clock::Pinned)
-        .ok_or_else(|| "is not an RFC 3339 UTC time".to_owned())
+        .ok_or(PinnedTimeError)
 }

@@ -6,14 +6,84 @@
 //!   "previous": [ { "keyId": "…", "publicKey": "…" } ] }
 //! ```
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
-use x402_verdict_core::keys::{decode_base64, encode_base64, parse_public_key};
+use x402_verdict_core::keys::{decode_base64, encode_base64, parse_public_key, KeyError};
 use x402_verdict_core::KeyId;
 
 use super::secret_file::{self, SecretFileError};
+use crate::jsonfile::{self, JsonFileError};
+
+/// Why a key file cannot be used: the file, then what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyFileError {
+    /// It is not a private regular file of at most 64 KiB, or cannot be read.
+    #[error(transparent)]
+    Secret(#[from] SecretFileError),
+    /// It is not strict JSON.
+    #[error(transparent)]
+    File(#[from] JsonFileError),
+    /// A member breaks a rule.
+    #[error("{}: {rule}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The rule broken, and where.
+        #[source]
+        rule: KeyFileRule,
+    },
+}
+
+/// A rule a key file's contents can break, for [`KeyFileError::Invalid`].
+#[derive(Debug, thiserror::Error)]
+pub enum KeyFileRule {
+    /// `current.secretKey` is not base64 of a 32-byte seed.
+    #[error("current.secretKey is missing or not base64 of 32 bytes")]
+    SecretKey,
+    /// `previous` is there and not a list.
+    #[error("previous is not a list")]
+    PreviousNotAList,
+    /// `previous[i].publicKey` is absent.
+    #[error("previous[{0}].publicKey is missing")]
+    PublicKeyMissing(usize),
+    /// `previous[i].publicKey` is not a key.
+    #[error("previous[{index}].publicKey {source}")]
+    PublicKey {
+        /// Its place in `previous`.
+        index: usize,
+        /// What is wrong with it.
+        source: KeyError,
+    },
+    /// A `keyId` or `publicKey` label describes another key.
+    #[error("{entry}.{label} does not match the key")]
+    Label {
+        /// The entry holding it.
+        entry: KeyEntry,
+        /// `keyId` or `publicKey`.
+        label: &'static str,
+    },
+}
+
+/// An entry of a key file, for [`KeyFileRule::Label`].
+#[derive(Clone, Copy, Debug)]
+pub enum KeyEntry {
+    /// `current`.
+    Current,
+    /// `previous[i]`.
+    Previous(usize),
+}
+
+impl fmt::Display for KeyEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyEntry::Current => f.write_str("current"),
+            KeyEntry::Previous(i) => write!(f, "previous[{i}]"),
+        }
+    }
+}
 
 /// How many retired keys a rotation keeps.
 const MAX_PREVIOUS: usize = 4;
@@ -52,31 +122,36 @@ impl KeyFile {
     /// # Errors
     ///
     /// One line naming the file and the field that is wrong.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let at = |problem: String| format!("{}: {problem}", path.display());
-        let bytes = secret_file::read(path).map_err(|e| e.to_string())?;
-        let doc = crate::jsonfile::parse(path, &bytes)?;
+    pub fn load(path: &Path) -> Result<Self, KeyFileError> {
+        let bytes = secret_file::read(path)?;
+        let doc = jsonfile::parse(path, &bytes)?;
+        Self::from_json(&doc).map_err(|rule| KeyFileError::Invalid {
+            path: path.to_owned(),
+            rule,
+        })
+    }
+
+    fn from_json(doc: &Value) -> Result<Self, KeyFileRule> {
         let secret = doc["current"]["secretKey"]
             .as_str()
             .and_then(decode_base64)
             .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or_else(|| at("current.secretKey is missing or not base64 of 32 bytes".into()))?;
+            .ok_or(KeyFileRule::SecretKey)?;
         let current = SigningKey::from_bytes(&secret);
-        check_labels(&doc["current"], &current.verifying_key(), "current").map_err(at)?;
+        check_labels(&doc["current"], &current.verifying_key(), KeyEntry::Current)?;
         let mut previous = Vec::new();
         let listed = match &doc["previous"] {
             Value::Null => &[][..],
             Value::Array(items) => items.as_slice(),
-            _ => return Err(at("previous is not a list".into())),
+            _ => return Err(KeyFileRule::PreviousNotAList),
         };
-        for (i, entry) in listed.iter().enumerate() {
-            let field = format!("previous[{i}]");
-            let key = entry["publicKey"]
+        for (index, entry) in listed.iter().enumerate() {
+            let text = entry["publicKey"]
                 .as_str()
-                .ok_or_else(|| format!("{field}.publicKey is missing"))
-                .and_then(|t| parse_public_key(t).map_err(|p| format!("{field}.publicKey {p}")))
-                .map_err(at)?;
-            check_labels(entry, &key, &field).map_err(at)?;
+                .ok_or(KeyFileRule::PublicKeyMissing(index))?;
+            let key = parse_public_key(text)
+                .map_err(|source| KeyFileRule::PublicKey { index, source })?;
+            check_labels(entry, &key, KeyEntry::Previous(index))?;
             previous.push(key);
         }
         Ok(KeyFile { current, previous })
@@ -122,12 +197,12 @@ fn key_entry(key: &VerifyingKey) -> Value {
 }
 
 /// The optional `keyId` and `publicKey` labels must describe the key itself.
-fn check_labels(entry: &Value, key: &VerifyingKey, field: &str) -> Result<(), String> {
+fn check_labels(entry: &Value, key: &VerifyingKey, at: KeyEntry) -> Result<(), KeyFileRule> {
     let expected = key_entry(key);
     for label in ["keyId", "publicKey"] {
         if let Some(listed) = entry.get(label) {
             if listed != &expected[label] {
-                return Err(format!("{field}.{label} does not match the key"));
+                return Err(KeyFileRule::Label { entry: at, label });
             }
         }
     }

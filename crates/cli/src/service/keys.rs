@@ -4,11 +4,66 @@ use std::io::Read as _;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use x402_verdict_core::json::{Object, Value};
+use x402_verdict_core::json::{Object, ObjectError, Value};
 use x402_verdict_core::keys::encode_base64;
+use x402_verdict_core::verdict::VerdictError;
 use x402_verdict_core::{sign_verdict, KeyId, Timestamp};
 
-use super::keyfile::KeyFile;
+use super::keyfile::{KeyFile, KeyFileError};
+use super::secret_file::SecretFileError;
+
+/// Why `keygen` wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum KeygenError {
+    /// The key file to rotate cannot be used.
+    #[error(transparent)]
+    Load(#[from] KeyFileError),
+    /// The file is there, and `--rotate` was not passed.
+    #[error("{}: already exists (pass --rotate to rotate it)", .0.display())]
+    Exists(PathBuf),
+    /// The new key file cannot be written.
+    #[error(transparent)]
+    Save(#[from] SecretFileError),
+}
+
+/// Why `sign` signed nothing. `name` is the input as given (`-` for
+/// standard input).
+#[derive(Debug, thiserror::Error)]
+pub enum SignError {
+    /// The key file cannot be used.
+    #[error(transparent)]
+    Keys(#[from] KeyFileError),
+    /// Standard input cannot be read.
+    #[error("standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// The input file cannot be read.
+    #[error("{name}: {source}")]
+    Unreadable {
+        /// The input.
+        name: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The input is not a strict JSON object.
+    #[error("{name}: {source}")]
+    NotAnObject {
+        /// The input.
+        name: String,
+        /// What is wrong with it.
+        source: ObjectError,
+    },
+    /// The input's `verdict` member is not an object.
+    #[error("{0}: the verdict is not a JSON object")]
+    VerdictNotAnObject(String),
+    /// The verdict breaks the protocol's rules.
+    #[error("{name}: {source}")]
+    Verdict {
+        /// The input.
+        name: String,
+        /// The rule broken.
+        source: VerdictError,
+    },
+}
 
 /// Options of `keygen`.
 #[derive(clap::Args, Debug)]
@@ -26,18 +81,15 @@ pub struct KeygenArgs {
 /// # Errors
 ///
 /// An existing file without `--rotate`, a missing or unreadable one with it.
-pub fn keygen(args: KeygenArgs) -> Result<(), String> {
+pub fn keygen(args: KeygenArgs) -> Result<(), KeygenError> {
     let keys = if args.rotate {
         KeyFile::load(&args.out)?.rotated()
     } else if args.out.exists() {
-        return Err(format!(
-            "{}: already exists (pass --rotate to rotate it)",
-            args.out.display()
-        ));
+        return Err(KeygenError::Exists(args.out));
     } else {
         KeyFile::generate()
     };
-    keys.save(&args.out).map_err(|e| e.to_string())?;
+    keys.save(&args.out)?;
     let public = keys.current.verifying_key();
     println!("keyId {}", KeyId::of(&public));
     println!("publicKey {}", encode_base64(public.as_bytes()));
@@ -61,29 +113,36 @@ pub struct SignArgs {
 /// # Errors
 ///
 /// An unreadable input, or a verdict that breaks the protocol's rules.
-pub fn sign(args: SignArgs) -> Result<(), String> {
+pub fn sign(args: SignArgs) -> Result<(), SignError> {
     let keys = KeyFile::load(&args.keys)?;
     let mut text = Vec::new();
     let name = args.input.display().to_string();
     if name == "-" {
         std::io::stdin()
             .read_to_end(&mut text)
-            .map_err(|e| format!("standard input: {e}"))?;
+            .map_err(SignError::Stdin)?;
     } else {
-        text = std::fs::read(&args.input).map_err(|e| format!("{name}: {e}"))?;
+        text = std::fs::read(&args.input).map_err(|source| SignError::Unreadable {
+            name: name.clone(),
+            source,
+        })?;
     }
-    let mut input = Object::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    let mut input = Object::parse(&text).map_err(|source| SignError::NotAnObject {
+        name: name.clone(),
+        source,
+    })?;
     // Accept a bare verdict object or a document holding one.
     let mut verdict = match input.remove("verdict") {
         Some(Value::Object(inner)) => inner,
-        Some(_) => return Err(format!("{name}: the verdict is not a JSON object")),
+        Some(_) => return Err(SignError::VerdictNotAnObject(name)),
         None => input,
     };
     if verdict.get("issuedAt").is_none() {
         let now = Timestamp::from_system_time(SystemTime::now());
         verdict.insert("issuedAt", Value::String(now.to_rfc3339()));
     }
-    let document = sign_verdict(verdict, &keys.current).map_err(|e| format!("{name}: {e}"))?;
+    let document = sign_verdict(verdict, &keys.current)
+        .map_err(|source| SignError::Verdict { name, source })?;
     println!("{document}");
     Ok(())
 }

@@ -79,6 +79,61 @@ pub struct ServeArgs {
     pub now: Option<Clock>,
 }
 
+/// Why `serve` stops: a file or folder it cannot use, an address it cannot
+/// bind, or counts it cannot save at shutdown.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The registry file.
+    #[error(transparent)]
+    Registry(#[from] registry::RegistryError),
+    /// The key file.
+    #[error(transparent)]
+    Keys(#[from] keyfile::KeyFileError),
+    /// The `--www` folder.
+    #[error(transparent)]
+    Www(#[from] static_files::StaticFilesError),
+    /// The `--demo-paid` challenge.
+    #[error(transparent)]
+    DemoPaid(#[from] paid::DemoPaidError),
+    /// The operator file or the counts database.
+    #[error(transparent)]
+    Metrics(#[from] metrics::PublisherError),
+    /// `--listen`'s address cannot be bound.
+    #[error("--listen {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The bound socket has no address.
+    #[error(transparent)]
+    LocalAddr(std::io::Error),
+    /// The last counts could not be saved.
+    #[error(transparent)]
+    Flush(#[from] metrics::counter::FlushError),
+    /// The task saving the last counts failed.
+    #[error(transparent)]
+    FlushTask(#[from] tokio::task::JoinError),
+}
+
+/// What is wrong with a verdict request's query, for its 400 answer.
+#[derive(Debug, thiserror::Error)]
+enum QueryError {
+    /// The query string does not decode to UTF-8.
+    #[error("the query string is not valid UTF-8")]
+    NotUtf8,
+    /// A parameter is absent.
+    #[error("missing query parameter {0}")]
+    Missing(&'static str),
+    /// A parameter is given twice or more.
+    #[error("query parameter {0} is given more than once")]
+    Repeated(&'static str),
+    /// The three values do not name an endpoint.
+    #[error(transparent)]
+    Endpoint(#[from] x402_verdict_core::endpoint::EndpointError),
+}
+
 struct Service {
     registry: Registry,
     keys: KeyFile,
@@ -95,15 +150,10 @@ struct Service {
 /// # Errors
 ///
 /// One line naming the file, entry and field, or the address, that is wrong.
-pub async fn run(args: ServeArgs) -> Result<(), String> {
+pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let registry = Registry::load(&args.registry)?;
     let keys = KeyFile::load(&args.keys)?;
-    let www = args
-        .www
-        .as_deref()
-        .map(StaticFiles::new)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let www = args.www.as_deref().map(StaticFiles::new).transpose()?;
     let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
     let clock = args.now.unwrap_or(Clock::System);
     let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
@@ -122,8 +172,11 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     ));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
-        .map_err(|e| format!("--listen {}: {e}", args.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|source| ServeError::Listen {
+            addr: args.listen,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(ServeError::LocalAddr)?;
     println!("listening on http://{addr}");
     tracing::info!(%addr, attestations, "serving");
     connections::serve(listener, app, args.connections.limits(), shutdown_signal()).await;
@@ -132,9 +185,7 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     }
     // The last increments: nothing counted is lost on Ctrl-C or SIGTERM.
     if let Some(counter) = counter {
-        tokio::task::spawn_blocking(move || counter.flush())
-            .await
-            .map_err(|e| e.to_string())??;
+        tokio::task::spawn_blocking(move || counter.flush()).await??;
     }
     Ok(())
 }
@@ -226,21 +277,21 @@ fn serialized_response(cache: &'static str, body: Bytes) -> Response {
 }
 
 /// A 400 whose JSON body's `error` names what is wrong with the request.
-fn bad_request_response(problem: String) -> Response {
+fn bad_request_response(problem: &QueryError) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
         "no-store",
-        json!({ "error": problem }),
+        json!({ "error": problem.to_string() }),
     )
 }
 
 async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) -> Response {
     let Some(pairs) = query_pairs(query.as_deref().unwrap_or_default()) else {
-        return bad_request_response("the query string is not valid UTF-8".into());
+        return bad_request_response(&QueryError::NotUtf8);
     };
     let asked = match endpoint_of(&pairs) {
         Ok(endpoint) => endpoint,
-        Err(problem) => return bad_request_response(problem),
+        Err(problem) => return bad_request_response(&problem),
     };
     let now = service.clock.now();
     match service.registry.find(&asked) {
@@ -296,19 +347,23 @@ fn query_pairs(query: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// The endpoint a query names: each parameter exactly once, valid per the protocol.
-fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, String> {
-    let one = |name: &str| {
+fn endpoint_of(pairs: &[(String, String)]) -> Result<Endpoint, QueryError> {
+    let one = |name: &'static str| {
         let mut values = pairs
             .iter()
             .filter(|(k, _)| k == name)
             .map(|(_, v)| v.as_str());
         match (values.next(), values.next()) {
-            (None, _) => Err(format!("missing query parameter {name}")),
-            (Some(_), Some(_)) => Err(format!("query parameter {name} is given more than once")),
+            (None, _) => Err(QueryError::Missing(name)),
+            (Some(_), Some(_)) => Err(QueryError::Repeated(name)),
             (Some(v), None) => Ok(v),
         }
     };
-    Endpoint::new(one("chain")?, one("payTo")?, one("resourceUrl")?).map_err(|e| e.to_string())
+    Ok(Endpoint::new(
+        one("chain")?,
+        one("payTo")?,
+        one("resourceUrl")?,
+    )?)
 }
 
 async fn verification_keys(State(service): State<Arc<Service>>) -> Response {

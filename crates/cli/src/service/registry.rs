@@ -23,15 +23,124 @@
 //! longest prefix.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use axum::body::Bytes;
-use x402_verdict_core::endpoint::{canonical_address, check_field};
+use x402_verdict_core::endpoint::{canonical_address, check_field, EndpointError};
 use x402_verdict_core::json::{Object, Value};
 use x402_verdict_core::network::canonical_chain;
 use x402_verdict_core::resource::{normalize, path_span};
-use x402_verdict_core::verdict::is_assurance_level;
+use x402_verdict_core::verdict::{is_assurance_level, VerdictError};
 use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome, MAX_BODY_BYTES};
+
+use crate::jsonfile::{self, JsonFileError};
+
+/// Why a registry file cannot be served: the file, then what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// It cannot be read, or is not strict JSON.
+    #[error(transparent)]
+    File(#[from] JsonFileError),
+    /// Its contents break a rule.
+    #[error("{}: {rule}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The rule broken, and where.
+        #[source]
+        rule: RegistryRule,
+    },
+}
+
+/// A rule a registry document can break, for [`RegistryError::Invalid`].
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryRule {
+    /// The document is not an object.
+    #[error("the registry is not a JSON object")]
+    NotAnObject,
+    /// `attestations` or `published` is not a list.
+    #[error("{0} is not a list")]
+    NotAList(&'static str),
+    /// A top-level member other than those two (its name escaped).
+    #[error("unknown member `{}` (expected attestations, published)", .0.escape_debug())]
+    UnknownMember(String),
+    /// An entry breaks a rule.
+    #[error("{list}[{index}]: {rule}")]
+    Entry {
+        /// `attestations` or `published`.
+        list: &'static str,
+        /// Its place in the list.
+        index: usize,
+        /// The rule it breaks.
+        #[source]
+        rule: EntryRule,
+    },
+}
+
+/// A rule an entry of the registry can break, for [`RegistryRule::Entry`].
+#[derive(Debug, thiserror::Error)]
+pub enum EntryRule {
+    /// The entry is not an object.
+    #[error("the entry is not a JSON object")]
+    NotAnObject,
+    /// A member an attestation does not have (its name escaped).
+    #[error("unknown member `{}`", .0.escape_debug())]
+    UnknownMember(String),
+    /// A required member is absent.
+    #[error("{0} is missing")]
+    Missing(&'static str),
+    /// A member is not a string.
+    #[error("{0} is not a string")]
+    NotAString(&'static str),
+    /// `relatedParty` is not a boolean.
+    #[error("{0} is not true or false")]
+    NotABoolean(&'static str),
+    /// A time is not an RFC 3339 UTC time.
+    #[error("{0} is not an RFC 3339 UTC time")]
+    NotATime(&'static str),
+    /// `match` cannot be used.
+    #[error(transparent)]
+    Coverage(#[from] CoverageError),
+    /// `chain`, `payTo`, `resourceUrl` or `operator` breaks the endpoint's rules.
+    #[error(transparent)]
+    Endpoint(#[from] EndpointError),
+    /// `operator` is nothing but white space.
+    #[error("operator is empty")]
+    OperatorEmpty,
+    /// `assuranceLevel` is not a grade.
+    #[error("assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -")]
+    NotAssuranceLevel,
+    /// `status` is neither `active` nor `revoked`.
+    #[error("status is not \"active\" or \"revoked\"")]
+    NotAStatus,
+    /// `recheckEveryHours` is out of range.
+    #[error("recheckEveryHours is not an integer from 1 to 8760")]
+    NotHoursInRange,
+    /// `lastRecheckedAt` is before `attestedAt`.
+    #[error("lastRecheckedAt is before attestedAt")]
+    RecheckedBeforeAttested,
+    /// `revokedAt` with `status` active.
+    #[error("revokedAt is set, yet status is active")]
+    RevokedWhileActive,
+    /// `revokedAt` is before `attestedAt`.
+    #[error("revokedAt is before attestedAt")]
+    RevokedBeforeAttested,
+    /// Another entry names the same endpoint (with the same coverage).
+    #[error("another entry already names this endpoint")]
+    Duplicate,
+    /// A published document holds a number no canonicalizer agrees on.
+    #[error("holds a number other than an integer of at most 2^53 - 1")]
+    UnsafeNumber,
+    /// A published document is this many bytes, over [`MAX_BODY_BYTES`].
+    #[error("the document is {0} bytes, over the {MAX_BODY_BYTES} bytes consumers accept")]
+    TooLarge(usize),
+    /// A published document is not a valid verdict document.
+    #[error(transparent)]
+    Verdict(#[from] VerdictError),
+    /// A published verdict's endpoint breaks the endpoint's rules.
+    #[error("verdict.{0}")]
+    VerdictEndpoint(#[source] EndpointError),
+}
 
 /// Whether an attestation still stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,9 +397,12 @@ impl Registry {
     /// # Errors
     ///
     /// One line naming the file, the entry and the field that is wrong.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let doc = crate::jsonfile::read_strict(path)?;
-        Registry::from_json(doc).map_err(|problem| format!("{}: {problem}", path.display()))
+    pub fn load(path: &Path) -> Result<Self, RegistryError> {
+        let doc = jsonfile::read_strict(path)?;
+        Registry::from_json(doc).map_err(|rule| RegistryError::Invalid {
+            path: path.to_owned(),
+            rule,
+        })
     }
 
     /// Checks a registry document, taking its strings.
@@ -298,28 +410,29 @@ impl Registry {
     /// # Errors
     ///
     /// One line naming the entry and the field that is wrong.
-    pub fn from_json(doc: Value) -> Result<Self, String> {
+    pub fn from_json(doc: Value) -> Result<Self, RegistryRule> {
         let Value::Object(mut top) = doc else {
-            return Err("the registry is not a JSON object".into());
+            return Err(RegistryRule::NotAnObject);
         };
-        let mut list = |name: &str| match top.remove(name) {
+        let mut list = |name: &'static str| match top.remove(name) {
             None => Ok(Vec::new()),
             Some(Value::Array(items)) => Ok(items),
-            Some(_) => Err(format!("{name} is not a list")),
+            Some(_) => Err(RegistryRule::NotAList(name)),
         };
         let (attestations, published) = (list("attestations")?, list("published")?);
         if let Some(name) = top.names().next() {
-            return Err(format!(
-                "unknown member `{}` (expected attestations, published)",
-                name.escape_debug()
-            ));
+            return Err(RegistryRule::UnknownMember(name.to_owned()));
         }
         let mut registry = Registry::default();
         for (i, item) in attestations.into_iter().enumerate() {
-            let at = |p: String| format!("attestations[{i}]: {p}");
+            let at = |rule| RegistryRule::Entry {
+                list: "attestations",
+                index: i,
+                rule,
+            };
             let attestation = check_entry(item).map_err(at)?;
             let key = Key::covered(&attestation.endpoint, attestation.coverage)
-                .map_err(|e| at(e.to_string()))?;
+                .map_err(|e| at(e.into()))?;
             let added = match attestation.coverage {
                 Coverage::Exact => add(&mut registry.index, key, Entry::Attested(i)),
                 Coverage::Path => add(&mut registry.paths, key, i),
@@ -329,7 +442,11 @@ impl Registry {
             registry.attestations.push(attestation);
         }
         for (i, item) in published.iter().enumerate() {
-            let at = |p: String| format!("published[{i}]: {p}");
+            let at = |rule| RegistryRule::Entry {
+                list: "published",
+                index: i,
+                rule,
+            };
             let published = check_published(item).map_err(at)?;
             add(
                 &mut registry.index,
@@ -400,11 +517,9 @@ fn is_dot_segment(segment: &str) -> bool {
 }
 
 /// Indexes an entry; each key may be named by one entry only.
-fn add<T>(index: &mut HashMap<Key, T>, key: Key, entry: T) -> Result<(), String> {
+fn add<T>(index: &mut HashMap<Key, T>, key: Key, entry: T) -> Result<(), EntryRule> {
     match index.entry(key) {
-        std::collections::hash_map::Entry::Occupied(_) => {
-            Err("another entry already names this endpoint".into())
-        }
+        std::collections::hash_map::Entry::Occupied(_) => Err(EntryRule::Duplicate),
         std::collections::hash_map::Entry::Vacant(slot) => {
             slot.insert(entry);
             Ok(())
@@ -417,41 +532,38 @@ fn add<T>(index: &mut HashMap<Key, T>, key: Key, entry: T) -> Result<(), String>
 struct Fields(Object);
 
 impl Fields {
-    fn take(&mut self, name: &str) -> Result<Value, String> {
-        self.0
-            .remove(name)
-            .ok_or_else(|| format!("{name} is missing"))
+    fn take(&mut self, name: &'static str) -> Result<Value, EntryRule> {
+        self.0.remove(name).ok_or(EntryRule::Missing(name))
     }
 
-    fn text(&mut self, name: &str) -> Result<String, String> {
+    fn text(&mut self, name: &'static str) -> Result<String, EntryRule> {
         match self.take(name)? {
             Value::String(text) => Ok(text),
-            _ => Err(format!("{name} is not a string")),
+            _ => Err(EntryRule::NotAString(name)),
         }
     }
 
-    fn flag(&mut self, name: &str) -> Result<bool, String> {
+    fn flag(&mut self, name: &'static str) -> Result<bool, EntryRule> {
         match self.take(name)? {
             Value::Bool(flag) => Ok(flag),
-            _ => Err(format!("{name} is not true or false")),
+            _ => Err(EntryRule::NotABoolean(name)),
         }
     }
 
-    fn time(&mut self, name: &str) -> Result<Timestamp, String> {
-        Timestamp::parse_rfc3339(&self.text(name)?)
-            .ok_or_else(|| format!("{name} is not an RFC 3339 UTC time"))
+    fn time(&mut self, name: &'static str) -> Result<Timestamp, EntryRule> {
+        Timestamp::parse_rfc3339(&self.text(name)?).ok_or(EntryRule::NotATime(name))
     }
 }
 
-fn check_entry(item: Value) -> Result<Attestation, String> {
+fn check_entry(item: Value) -> Result<Attestation, EntryRule> {
     let Value::Object(members) = item else {
-        return Err("the entry is not a JSON object".into());
+        return Err(EntryRule::NotAnObject);
     };
     if let Some(name) = members
         .names()
         .find(|n| !ENTRY_FIELDS.contains(n) && *n != REVOKED_AT && *n != MATCH)
     {
-        return Err(format!("unknown member `{}`", name.escape_debug()));
+        return Err(EntryRule::UnknownMember(name.to_owned()));
     }
     let mut fields = Fields(members);
     let coverage = match fields.0.remove(MATCH) {
@@ -460,51 +572,48 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, c)| *c)
-            .ok_or_else(|| CoverageError::Unknown(name).to_string())?,
-        Some(_) => return Err(CoverageError::NotAString.to_string()),
+            .ok_or(CoverageError::Unknown(name))?,
+        Some(_) => return Err(CoverageError::NotAString.into()),
     };
     let endpoint = Endpoint::new(
         &fields.text("chain")?,
         &fields.text("payTo")?,
         &fields.text("resourceUrl")?,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let operator = fields.text("operator")?;
     if operator.trim().is_empty() {
-        return Err("operator is empty".into());
+        return Err(EntryRule::OperatorEmpty);
     }
     // The endpoint's rule bounds the operator too, so that no verdict the
     // service signs comes near the body size consumers accept.
-    check_field("operator", &operator).map_err(|e| e.to_string())?;
+    check_field("operator", &operator)?;
     let assurance_level = fields.text("assuranceLevel")?;
     if !is_assurance_level(&assurance_level) {
-        return Err("assuranceLevel is not 1 to 8 characters of A-Z 0-9 + -".into());
+        return Err(EntryRule::NotAssuranceLevel);
     }
     let status = match fields.text("status")?.as_str() {
         "active" => Status::Active,
         "revoked" => Status::Revoked,
-        _ => return Err("status is not \"active\" or \"revoked\"".into()),
+        _ => return Err(EntryRule::NotAStatus),
     };
     let recheck_every_hours = match fields.take("recheckEveryHours")? {
         Value::Integer(h) => u32::try_from(h).ok().filter(|h| (1..=8760).contains(h)),
         _ => None,
     }
-    .ok_or("recheckEveryHours is not an integer from 1 to 8760")?;
+    .ok_or(EntryRule::NotHoursInRange)?;
     let attested_at = fields.time("attestedAt")?;
     let last_rechecked_at = fields.time("lastRecheckedAt")?;
     let renew_by = fields.time("renewBy")?;
     if last_rechecked_at < attested_at {
-        return Err("lastRecheckedAt is before attestedAt".into());
+        return Err(EntryRule::RecheckedBeforeAttested);
     }
     let revoked_at = match fields.0.get(REVOKED_AT) {
         None => None,
-        Some(_) if status == Status::Active => {
-            return Err("revokedAt is set, yet status is active".into())
-        }
+        Some(_) if status == Status::Active => return Err(EntryRule::RevokedWhileActive),
         Some(_) => Some(fields.time(REVOKED_AT)?),
     };
     if revoked_at.is_some_and(|at| at < attested_at) {
-        return Err("revokedAt is before attestedAt".into());
+        return Err(EntryRule::RevokedBeforeAttested);
     }
     Ok(Attestation {
         endpoint,
@@ -521,20 +630,15 @@ fn check_entry(item: Value) -> Result<Attestation, String> {
     })
 }
 
-fn check_published(item: &Value) -> Result<Published, String> {
-    let document = item
-        .canonical()
-        .ok_or("holds a number other than an integer of at most 2^53 - 1")?;
+fn check_published(item: &Value) -> Result<Published, EntryRule> {
+    let document = item.canonical().ok_or(EntryRule::UnsafeNumber)?;
     if document.len() > MAX_BODY_BYTES {
-        return Err(format!(
-            "the document is {} bytes, over the {MAX_BODY_BYTES} bytes consumers accept",
-            document.len()
-        ));
+        return Err(EntryRule::TooLarge(document.len()));
     }
-    let parsed = VerdictDocument::parse(document.as_bytes()).map_err(|e| e.to_string())?;
+    let parsed = VerdictDocument::parse(document.as_bytes())?;
     let v = &parsed.verdict;
     let endpoint =
-        Endpoint::new(&v.chain, &v.pay_to, &v.resource_url).map_err(|e| format!("verdict.{e}"))?;
+        Endpoint::new(&v.chain, &v.pay_to, &v.resource_url).map_err(EntryRule::VerdictEndpoint)?;
     Ok(Published {
         endpoint,
         document: Bytes::from(document),
@@ -549,7 +653,7 @@ mod tests {
     use x402_verdict_core::json::parse_strict;
 
     /// The registry a document written with `json!` gives.
-    fn registry(doc: Json) -> Result<Registry, String> {
+    fn registry(doc: Json) -> Result<Registry, RegistryRule> {
         Registry::from_json(parse_strict(doc.to_string().as_bytes()).unwrap())
     }
 
@@ -566,7 +670,9 @@ mod tests {
     fn error(mutate: impl FnOnce(&mut Map<String, Json>)) -> String {
         let mut e = entry();
         mutate(e.as_object_mut().unwrap());
-        registry(json!({ "attestations": [entry_with_other_url(), e] })).unwrap_err()
+        registry(json!({ "attestations": [entry_with_other_url(), e] }))
+            .unwrap_err()
+            .to_string()
     }
 
     fn entry_with_other_url() -> Json {
@@ -730,19 +836,46 @@ mod tests {
             "attestations[1]: unknown member `extra`"
         );
         assert_eq!(
-            registry(json!({ "attestations": [5] })).unwrap_err(),
+            registry(json!({ "attestations": [5] }))
+                .unwrap_err()
+                .to_string(),
             "attestations[0]: the entry is not a JSON object"
         );
         assert!(registry(json!({ "attestation": [] }))
             .unwrap_err()
+            .to_string()
             .contains("unknown member"));
         assert!(registry(json!({ "published": [{"verdict": {}}] }))
             .unwrap_err()
+            .to_string()
             .starts_with("published[0]: verdict.v is missing"));
         let huge = json!({ "verdict": { "v": 1, "padding": "x".repeat(MAX_BODY_BYTES) } });
         assert!(registry(json!({ "published": [huge] }))
             .unwrap_err()
+            .to_string()
             .ends_with("bytes, over the 65536 bytes consumers accept"),);
+    }
+
+    #[test]
+    fn an_error_chains_to_the_rule_and_the_error_under_it() {
+        use std::error::Error as _;
+        let path = std::env::temp_dir().join(format!("registry-{}.json", std::process::id()));
+        std::fs::write(&path, r#"{"attestations": [5]}"#).unwrap();
+        let e = Registry::load(&path).unwrap_err();
+        let rule = e.source().expect("the rule under the file");
+        assert_eq!(
+            rule.to_string(),
+            "attestations[0]: the entry is not a JSON object"
+        );
+        let entry = rule.source().expect("the entry's rule under that");
+        assert_eq!(entry.to_string(), "the entry is not a JSON object");
+        std::fs::write(&path, r#"{"a": 1, "a": 2}"#).unwrap();
+        let e = Registry::load(&path).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        let parse = e.source().expect("the strict parser's error");
+        assert!(parse
+            .downcast_ref::<x402_verdict_core::json::ParseError>()
+            .is_some());
     }
 
     #[test]
@@ -799,7 +932,9 @@ mod tests {
         spelled["resourceUrl"] = json!("https://API.example.com/x");
         for other in [twin, alias, spelled] {
             assert_eq!(
-                registry(json!({ "attestations": [entry(), other] })).unwrap_err(),
+                registry(json!({ "attestations": [entry(), other] }))
+                    .unwrap_err()
+                    .to_string(),
                 "attestations[1]: another entry already names this endpoint"
             );
         }

@@ -17,12 +17,16 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
+use rmcp::service::ServerInitializeError;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use x402_verdict_core::request::check_timeout_ms;
+use x402_verdict_core::endpoint::EndpointError;
+use x402_verdict_core::keys::KeysError;
+use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVALUATION_SCHEMA};
 
-use super::verifier::Verifier;
+use super::lookup::{parse_timeout, TimeoutArgError};
+use super::verifier::{HttpClientError, Verifier};
 use crate::service::connections::ConnectionArgs;
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
@@ -45,6 +49,71 @@ const LOOKUP_DESCRIPTION: &str = "Before paying an x402 endpoint, or recommendin
 
 const STATUS_DESCRIPTION: &str = "A one-word routing signal for an x402 endpoint, for choosing quickly among candidates: human-backed (prefer it), revoked (avoid it) or unknown (no signal either way: read it as the absence of information, never as a failure). Same three inputs as lookup_verdict, from the 402 response. Call lookup_verdict instead when the grade, the last re-check or the signature status matters to the decision.";
 
+/// A `VERIFICATION_*` variable that is set but malformed, named.
+#[derive(Debug, thiserror::Error)]
+pub enum McpConfigError {
+    /// `VERIFICATION_BASE_URL` is not a service's URL.
+    #[error("VERIFICATION_BASE_URL {0}")]
+    BaseUrl(#[source] BaseUrlError),
+    /// `VERIFICATION_PUBLIC_KEY` is not a key configuration.
+    #[error("VERIFICATION_PUBLIC_KEY: {0}")]
+    PublicKey(#[source] KeysError),
+    /// `VERIFICATION_TIMEOUT_MS` is not a timeout.
+    #[error("VERIFICATION_TIMEOUT_MS {0}")]
+    Timeout(#[source] TimeoutArgError),
+    /// `VERIFICATION_STRICT` is neither 1 nor 0.
+    #[error("VERIFICATION_STRICT must be 1 (strict) or 0")]
+    Strict,
+}
+
+/// Why the MCP server stops with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
+    /// `--listen`'s address cannot be bound.
+    #[error("--listen {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The stdio session did not start.
+    #[error("MCP session failed to start: {0}")]
+    Start(#[source] Box<ServerInitializeError>),
+    /// The stdio session's task failed.
+    #[error("MCP session ended with an error: {0}")]
+    Ended(#[source] tokio::task::JoinError),
+}
+
+/// Why a tool's arguments are refused: every problem with them, or the
+/// endpoint they name breaking the protocol's rules.
+#[derive(Debug, thiserror::Error)]
+pub enum ArgumentsError {
+    /// Arguments missing, of the wrong type or unexpected (at least one).
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Problems(Vec<ArgumentProblem>),
+    /// The three strings do not name an endpoint.
+    #[error(transparent)]
+    Endpoint(#[from] EndpointError),
+}
+
+/// One problem with a tool's arguments, for [`ArgumentsError::Problems`].
+#[derive(Debug, thiserror::Error)]
+pub enum ArgumentProblem {
+    /// A required argument is absent.
+    #[error("missing argument {0}")]
+    Missing(&'static str),
+    /// An argument is not a string.
+    #[error("argument {0} must be a string")]
+    NotAString(&'static str),
+    /// An argument the tools do not take (its name escaped).
+    #[error("unexpected argument {}", .0.escape_debug())]
+    Unexpected(String),
+}
+
 /// The MCP server's configuration, from the environment.
 #[derive(Debug)]
 pub struct McpConfig {
@@ -61,28 +130,22 @@ impl McpConfig {
     /// # Errors
     ///
     /// One line naming the variable that is set but malformed.
-    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Self, McpConfigError> {
         let base_url = var("VERIFICATION_BASE_URL")
-            .map(|v| BaseUrl::parse(&v).map_err(|p| format!("VERIFICATION_BASE_URL {p}")))
+            .map(|v| BaseUrl::parse(&v).map_err(McpConfigError::BaseUrl))
             .transpose()?;
         let keys = match var("VERIFICATION_PUBLIC_KEY") {
             None => TrustedKeys::none(),
-            Some(v) => TrustedKeys::from_comma_list(&v)
-                .map_err(|p| format!("VERIFICATION_PUBLIC_KEY: {p}"))?,
+            Some(v) => TrustedKeys::from_comma_list(&v).map_err(McpConfigError::PublicKey)?,
         };
         let timeout_ms = match var("VERIFICATION_TIMEOUT_MS") {
             None => DEFAULT_TIMEOUT_MS,
-            Some(v) => v
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| "must be a whole number".to_owned())
-                .and_then(|ms| check_timeout_ms(ms).map_err(|e| e.to_string()))
-                .map_err(|p| format!("VERIFICATION_TIMEOUT_MS {p}"))?,
+            Some(v) => parse_timeout(v.trim()).map_err(McpConfigError::Timeout)?,
         };
         let strict = match var("VERIFICATION_STRICT").as_deref() {
             None | Some("0" | "false" | "") => false,
             Some("1" | "true") => true,
-            Some(_) => return Err("VERIFICATION_STRICT must be 1 (strict) or 0".into()),
+            Some(_) => return Err(McpConfigError::Strict),
         };
         Ok(McpConfig {
             base_url,
@@ -120,7 +183,7 @@ pub struct McpArgs {
 ///
 /// A malformed configuration (before anything is served), an address that
 /// cannot be bound, or a broken transport.
-pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), String> {
+pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
     let configured = config.base_url.is_some();
     let verifier = Verifier::new(
         config.base_url,
@@ -148,19 +211,19 @@ pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), String> {
     };
     http::serve(server, options, crate::service::shutdown_signal())
         .await
-        .map_err(|e| format!("--listen {listen}: {e}"))
+        .map_err(|source| McpError::Listen {
+            addr: listen,
+            source,
+        })
 }
 
-async fn stdio(server: VerdictServer) -> Result<(), String> {
+async fn stdio(server: VerdictServer) -> Result<(), McpError> {
     let (transport, written) = framing::filtered(tokio::io::stdin(), tokio::io::stdout());
     let running = server
         .serve(transport)
         .await
-        .map_err(|e| format!("MCP session failed to start: {e}"))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| format!("MCP session ended with an error: {e}"))?;
+        .map_err(|e| McpError::Start(Box::new(e)))?;
+    running.waiting().await.map_err(McpError::Ended)?;
     // The last answers may still be on their way to stdout.
     let _ = written.await;
     Ok(())
@@ -222,27 +285,31 @@ fn tools() -> Vec<Tool> {
 
 /// Checks the arguments: exactly `chain`, `payTo` and `resourceUrl`, each a
 /// string the protocol accepts. The error names every problem.
-fn endpoint_of(arguments: Option<&JsonObject>) -> Result<Endpoint, String> {
+fn endpoint_of(arguments: Option<&JsonObject>) -> Result<Endpoint, ArgumentsError> {
     let empty = JsonObject::new();
     let args = arguments.unwrap_or(&empty);
-    let mut problems: Vec<String> = Vec::new();
+    let mut problems = Vec::new();
     for name in ARGUMENTS {
         match args.get(name) {
-            None => problems.push(format!("missing argument {name}")),
+            None => problems.push(ArgumentProblem::Missing(name)),
             Some(Value::String(_)) => {}
-            Some(_) => problems.push(format!("argument {name} must be a string")),
+            Some(_) => problems.push(ArgumentProblem::NotAString(name)),
         }
     }
     problems.extend(
         args.keys()
             .filter(|k| !ARGUMENTS.contains(&k.as_str()))
-            .map(|k| format!("unexpected argument {}", k.escape_debug())),
+            .map(|k| ArgumentProblem::Unexpected(k.clone())),
     );
     if !problems.is_empty() {
-        return Err(problems.join("; "));
+        return Err(ArgumentsError::Problems(problems));
     }
     let text = |name: &str| args.get(name).and_then(Value::as_str).unwrap_or_default();
-    Endpoint::new(text("chain"), text("payTo"), text("resourceUrl")).map_err(|e| e.to_string())
+    Ok(Endpoint::new(
+        text("chain"),
+        text("payTo"),
+        text("resourceUrl"),
+    )?)
 }
 
 impl ServerHandler for VerdictServer {
@@ -319,7 +386,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn config(vars: &[(&str, &str)]) -> Result<McpConfig, String> {
+    fn config(vars: &[(&str, &str)]) -> Result<McpConfig, McpConfigError> {
         let map: HashMap<String, String> = vars
             .iter()
             .map(|(k, v)| ((*k).into(), (*v).into()))
@@ -333,23 +400,33 @@ mod tests {
         assert!(c.base_url.is_none() && c.keys.is_empty() && !c.strict);
         assert_eq!(c.timeout_ms, 3000);
         assert_eq!(
-            config(&[("VERIFICATION_BASE_URL", "ftp://x")]).unwrap_err(),
+            config(&[("VERIFICATION_BASE_URL", "ftp://x")])
+                .unwrap_err()
+                .to_string(),
             "VERIFICATION_BASE_URL is not an absolute http:// or https:// URL"
         );
         assert_eq!(
-            config(&[("VERIFICATION_PUBLIC_KEY", "zz")]).unwrap_err(),
+            config(&[("VERIFICATION_PUBLIC_KEY", "zz")])
+                .unwrap_err()
+                .to_string(),
             "VERIFICATION_PUBLIC_KEY: the public key is not base64"
         );
         assert_eq!(
-            config(&[("VERIFICATION_TIMEOUT_MS", "soon")]).unwrap_err(),
+            config(&[("VERIFICATION_TIMEOUT_MS", "soon")])
+                .unwrap_err()
+                .to_string(),
             "VERIFICATION_TIMEOUT_MS must be a whole number"
         );
         assert_eq!(
-            config(&[("VERIFICATION_TIMEOUT_MS", "0")]).unwrap_err(),
+            config(&[("VERIFICATION_TIMEOUT_MS", "0")])
+                .unwrap_err()
+                .to_string(),
             "VERIFICATION_TIMEOUT_MS must be a whole number of milliseconds from 1 to 60000"
         );
         assert_eq!(
-            config(&[("VERIFICATION_STRICT", "yes")]).unwrap_err(),
+            config(&[("VERIFICATION_STRICT", "yes")])
+                .unwrap_err()
+                .to_string(),
             "VERIFICATION_STRICT must be 1 (strict) or 0"
         );
         assert!(
@@ -366,7 +443,7 @@ mod tests {
     fn arguments_are_named() {
         let args = |v: Value| v.as_object().cloned();
         assert_eq!(
-            endpoint_of(None).unwrap_err(),
+            endpoint_of(None).unwrap_err().to_string(),
             "missing argument chain; missing argument payTo; missing argument resourceUrl"
         );
         assert_eq!(
@@ -376,14 +453,16 @@ mod tests {
                 )
                 .as_ref()
             )
-            .unwrap_err(),
+            .unwrap_err()
+            .to_string(),
             "argument payTo must be a string; unexpected argument extra"
         );
         assert_eq!(
             endpoint_of(
                 args(serde_json::json!({"chain": "", "payTo": "p", "resourceUrl": "r"})).as_ref()
             )
-            .unwrap_err(),
+            .unwrap_err()
+            .to_string(),
             "chain is empty"
         );
     }

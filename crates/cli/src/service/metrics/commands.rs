@@ -4,10 +4,89 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use x402_verdict_core::metrics::PublishedMetrics;
+use x402_verdict_core::metrics::{MetricsError, PublishedMetrics};
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS};
 
-use crate::consumer::verifier::{fetch_capped, http_client};
+use crate::consumer::verifier::{fetch_capped, http_client, HttpClientError};
+
+/// Why a metrics command changed nothing: what could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsCommandError {
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
+    /// The service answered another status than 200.
+    #[error("{url}: HTTP status {status}; the snapshot is unchanged")]
+    Status {
+        /// The metrics URL.
+        url: String,
+        /// The status.
+        status: u16,
+    },
+    /// No answer could be read.
+    #[error("{url}: {}; the snapshot is unchanged", unfetched(*.failure))]
+    Unfetched {
+        /// The metrics URL.
+        url: String,
+        /// Why.
+        failure: FetchFailure,
+    },
+    /// The answer is not a valid document.
+    #[error(
+        "{url}: not a valid published-metrics/v1 document: {source}; the snapshot is unchanged"
+    )]
+    InvalidAnswer {
+        /// The metrics URL.
+        url: String,
+        /// The rule broken, and where.
+        source: MetricsError,
+    },
+    /// The snapshot cannot be read.
+    #[error("{}: {source}", path.display())]
+    SnapshotUnreadable {
+        /// The snapshot.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The snapshot is not a valid document.
+    #[error("{}: not a valid published-metrics/v1 document: {source}", path.display())]
+    InvalidSnapshot {
+        /// The snapshot.
+        path: PathBuf,
+        /// The rule broken, and where.
+        source: MetricsError,
+    },
+    /// `--out` names something other than a folder.
+    #[error("{}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// The `--out` folder cannot be created.
+    #[error("{}: {source}", path.display())]
+    CreateFolder {
+        /// The folder.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The files cannot be written (none was replaced).
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The snapshot, or the page's folder.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
+
+/// Why a fetch gave no answer, in a few words.
+fn unfetched(failure: FetchFailure) -> &'static str {
+    match failure {
+        FetchFailure::Timeout => "no complete answer in time",
+        FetchFailure::Network => "unreachable",
+        FetchFailure::TooLarge => "the answer is over 64 KiB",
+        FetchFailure::Redirected => "redirected to another origin",
+    }
+}
 
 /// The metrics commands.
 #[derive(clap::Subcommand, Debug)]
@@ -48,14 +127,14 @@ pub struct PageArgs {
 /// # Errors
 ///
 /// One line saying what could not be read or written; nothing is then changed.
-pub async fn run(command: MetricsCommand) -> Result<(), String> {
+pub async fn run(command: MetricsCommand) -> Result<(), MetricsCommandError> {
     match command {
         MetricsCommand::Snapshot(args) => snapshot(args).await,
         MetricsCommand::Page(args) => page(&args),
     }
 }
 
-async fn snapshot(args: SnapshotArgs) -> Result<(), String> {
+async fn snapshot(args: SnapshotArgs) -> Result<(), MetricsCommandError> {
     let url = args.base_url.metrics_url();
     let client = http_client()?;
     let timeout = Duration::from_millis(args.timeout_ms.into());
@@ -64,24 +143,11 @@ async fn snapshot(args: SnapshotArgs) -> Result<(), String> {
         .unwrap_or(Err(FetchFailure::Timeout));
     let body = match fetched {
         Ok((200, body)) => body,
-        Ok((status, _)) => {
-            return Err(format!(
-                "{url}: HTTP status {status}; the snapshot is unchanged"
-            ))
-        }
-        Err(failure) => {
-            let why = match failure {
-                FetchFailure::Timeout => "no complete answer in time",
-                FetchFailure::Network => "unreachable",
-                FetchFailure::TooLarge => "the answer is over 64 KiB",
-                FetchFailure::Redirected => "redirected to another origin",
-            };
-            return Err(format!("{url}: {why}; the snapshot is unchanged"));
-        }
+        Ok((status, _)) => return Err(MetricsCommandError::Status { url, status }),
+        Err(failure) => return Err(MetricsCommandError::Unfetched { url, failure }),
     };
-    let metrics = PublishedMetrics::parse(&body).map_err(|e| {
-        format!("{url}: not a valid published-metrics/v1 document: {e}; the snapshot is unchanged")
-    })?;
+    let metrics = PublishedMetrics::parse(&body)
+        .map_err(|source| MetricsCommandError::InvalidAnswer { url, source })?;
     write_atomically(&args.out, &[(args.out.clone(), body)])?;
     println!(
         "{}: published metrics as of {}",
@@ -91,15 +157,26 @@ async fn snapshot(args: SnapshotArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn page(args: &PageArgs) -> Result<(), String> {
-    let name = args.snapshot.display();
-    let text = std::fs::read(&args.snapshot).map_err(|e| format!("{name}: {e}"))?;
-    let metrics = PublishedMetrics::parse(&text)
-        .map_err(|e| format!("{name}: not a valid published-metrics/v1 document: {e}"))?;
+fn page(args: &PageArgs) -> Result<(), MetricsCommandError> {
+    let path = || args.snapshot.clone();
+    let text = std::fs::read(&args.snapshot).map_err(|source| {
+        MetricsCommandError::SnapshotUnreadable {
+            path: path(),
+            source,
+        }
+    })?;
+    let metrics =
+        PublishedMetrics::parse(&text).map_err(|source| MetricsCommandError::InvalidSnapshot {
+            path: path(),
+            source,
+        })?;
     if args.out.exists() && !args.out.is_dir() {
-        return Err(format!("{}: not a folder", args.out.display()));
+        return Err(MetricsCommandError::NotAFolder(args.out.clone()));
     }
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::create_dir_all(&args.out).map_err(|source| MetricsCommandError::CreateFolder {
+        path: args.out.clone(),
+        source,
+    })?;
     let files = [
         (
             args.out.join("index.html"),
@@ -121,7 +198,7 @@ fn page(args: &PageArgs) -> Result<(), String> {
 
 /// Writes each file to a temporary file beside it, then renames them all
 /// into place: a failure leaves every existing file as it was.
-fn write_atomically(name: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), String> {
+fn write_atomically(name: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), MetricsCommandError> {
     let temporary = |path: &Path| {
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         path.with_file_name(format!(".{file}.{}.tmp", std::process::id()))
@@ -143,7 +220,10 @@ fn write_atomically(name: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Str
         for tmp in written {
             let _ = std::fs::remove_file(tmp);
         }
-        return Err(format!("{}: cannot write: {e}", name.display()));
+        return Err(MetricsCommandError::Write {
+            path: name.to_owned(),
+            source: e,
+        });
     }
     Ok(())
 }

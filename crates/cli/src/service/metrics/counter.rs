@@ -27,27 +27,74 @@ CREATE TABLE IF NOT EXISTS verdicts_served (
   count INTEGER NOT NULL CHECK (count >= 0)
 );";
 
-/// Why the database is refused before SQLite opens it.
-#[derive(Debug)]
+/// Why the counts database cannot be used: the `--data` folder or the file,
+/// then what is wrong.
+#[derive(Debug, thiserror::Error)]
 pub enum OpenError {
+    /// `--data` names something other than a folder.
+    #[error("--data {}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// The folder cannot be created.
+    #[error("--data {}: cannot create the folder: {source}", dir.display())]
+    CreateFolder {
+        /// The folder.
+        dir: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
     /// The file is there but empty: not a database (SQLite would make it a
     /// fresh one, and every count saved before would be gone unnoticed).
+    #[error("{path}: the file is empty (0 bytes), so not a verdict counts database; restore it, or remove it to count from zero: rm {path}", path = .0.display())]
     EmptyFile(PathBuf),
+    /// SQLite cannot open or read it.
+    #[error("{}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// SQLite's check found it corrupt (its answer given).
+    #[error("{}: the database is corrupt ({check})", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What `PRAGMA quick_check` answered, or the value that is wrong.
+        check: String,
+    },
+    /// It cannot be written.
+    #[error("{}: not writable: {source}", path.display())]
+    NotWritable {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// Its counts cannot be read.
+    #[error("{}: {source}", path.display())]
+    Counts {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with them.
+        source: TotalsError,
+    },
 }
 
-impl std::fmt::Display for OpenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::EmptyFile(path) => write!(
-                f,
-                "{0}: the file is empty (0 bytes), so not a verdict counts database; restore it, or remove it to count from zero: rm {0}",
-                path.display()
-            ),
-        }
-    }
-}
+/// The pending increments could not be saved (they stay pending).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot save the verdict counts: {0}")]
+pub struct FlushError(#[source] rusqlite::Error);
 
-impl std::error::Error for OpenError {}
+/// Why the totals cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TotalsError {
+    /// What SQLite said.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// A row whose month is not `YYYY-MM`.
+    #[error("the database is corrupt (month `{0}`)")]
+    NotAMonth(String),
+}
 
 /// The verdict answers served per month, counted since `since`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -80,33 +127,45 @@ impl VerdictCounter {
     ///
     /// One line naming the folder or file and what is wrong: not a folder,
     /// not a database, corrupt, or not writable.
-    pub fn open(dir: &Path, now: Timestamp) -> Result<Self, String> {
-        let at = |problem: String| format!("--data {}: {problem}", dir.display());
+    pub fn open(dir: &Path, now: Timestamp) -> Result<Self, OpenError> {
         if dir.exists() && !dir.is_dir() {
-            return Err(at("not a folder".into()));
+            return Err(OpenError::NotAFolder(dir.to_owned()));
         }
-        std::fs::create_dir_all(dir).map_err(|e| at(format!("cannot create the folder: {e}")))?;
+        std::fs::create_dir_all(dir).map_err(|source| OpenError::CreateFolder {
+            dir: dir.to_owned(),
+            source,
+        })?;
         let path = dir.join(FILE);
-        let in_file = |problem: String| format!("{}: {problem}", path.display());
+        let unreadable = |source| OpenError::Unreadable {
+            path: path.clone(),
+            source,
+        };
+        let not_writable = |source| OpenError::NotWritable {
+            path: path.clone(),
+            source,
+        };
+        let corrupt = |check: &str| OpenError::Corrupt {
+            path: path.clone(),
+            check: check.to_owned(),
+        };
         // SQLite takes an empty file for a fresh database: counts lost would
         // silently start again from zero.
         if std::fs::metadata(&path).is_ok_and(|meta| meta.len() == 0) {
-            return Err(OpenError::EmptyFile(path).to_string());
+            return Err(OpenError::EmptyFile(path));
         }
-        let mut db = Connection::open(&path).map_err(|e| in_file(e.to_string()))?;
+        let mut db = Connection::open(&path).map_err(unreadable)?;
         db.busy_timeout(Duration::from_secs(2))
-            .map_err(|e| in_file(e.to_string()))?;
+            .map_err(unreadable)?;
         let check: String = db
             .query_row("PRAGMA quick_check", [], |row| row.get(0))
-            .map_err(|e| in_file(e.to_string()))?;
+            .map_err(unreadable)?;
         if check != "ok" {
-            return Err(in_file(format!("the database is corrupt ({check})")));
+            return Err(corrupt(&check));
         }
         let tx = db
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| in_file(format!("not writable: {e}")))?;
-        tx.execute_batch(SCHEMA)
-            .map_err(|e| in_file(format!("not writable: {e}")))?;
+            .map_err(not_writable)?;
+        tx.execute_batch(SCHEMA).map_err(not_writable)?;
         tx.execute(
             "INSERT OR IGNORE INTO meta (key, value) VALUES ('countingSince', ?1)",
             [Month::of(now).to_string()],
@@ -128,7 +187,7 @@ impl VerdictCounter {
                 [],
             )
         })
-        .map_err(|e| in_file(format!("not writable: {e}")))?;
+        .map_err(not_writable)?;
         let since: Option<String> = tx
             .query_row(
                 "SELECT value FROM meta WHERE key = 'countingSince'",
@@ -136,19 +195,20 @@ impl VerdictCounter {
                 |row| row.get(0),
             )
             .optional()
-            .map_err(|e| in_file(e.to_string()))?;
+            .map_err(unreadable)?;
         let since = since
             .as_deref()
             .and_then(Month::parse)
-            .ok_or_else(|| in_file("the database is corrupt (countingSince)".into()))?;
-        tx.commit()
-            .map_err(|e| in_file(format!("not writable: {e}")))?;
+            .ok_or_else(|| corrupt("countingSince"))?;
+        tx.commit().map_err(not_writable)?;
         let counter = VerdictCounter {
             db: Mutex::new(db),
             pending: Mutex::new(BTreeMap::new()),
             since,
         };
-        counter.totals().map_err(in_file)?;
+        counter
+            .totals()
+            .map_err(|source| OpenError::Counts { path, source })?;
         Ok(counter)
     }
 
@@ -163,7 +223,7 @@ impl VerdictCounter {
     /// # Errors
     ///
     /// What SQLite said.
-    pub fn flush(&self) -> Result<(), String> {
+    pub fn flush(&self) -> Result<(), FlushError> {
         let mut db = lock(&self.db);
         let batch = std::mem::take(&mut *lock(&self.pending));
         if batch.is_empty() {
@@ -185,7 +245,7 @@ impl VerdictCounter {
             for (month, n) in batch {
                 *pending.entry(month).or_default() += n;
             }
-            return Err(format!("cannot save the verdict counts: {e}"));
+            return Err(FlushError(e));
         }
         Ok(())
     }
@@ -195,21 +255,16 @@ impl VerdictCounter {
     /// # Errors
     ///
     /// What SQLite said, or a row that is not a month and a count.
-    pub fn totals(&self) -> Result<Counts, String> {
+    pub fn totals(&self) -> Result<Counts, TotalsError> {
         let db = lock(&self.db);
-        let mut statement = db
-            .prepare_cached("SELECT month, count FROM verdicts_served")
-            .map_err(|e| e.to_string())?;
-        let rows = statement
-            .query_map([], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
-            })
-            .map_err(|e| e.to_string())?;
+        let mut statement = db.prepare_cached("SELECT month, count FROM verdicts_served")?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })?;
         let mut by_month = BTreeMap::new();
         for row in rows {
-            let (month, count) = row.map_err(|e| e.to_string())?;
-            let month = Month::parse(&month)
-                .ok_or_else(|| format!("the database is corrupt (month `{month}`)"))?;
+            let (month, count) = row?;
+            let month = Month::parse(&month).ok_or(TotalsError::NotAMonth(month))?;
             by_month.insert(month, u64::try_from(count).unwrap_or_default());
         }
         for (month, n) in lock(&self.pending).iter() {

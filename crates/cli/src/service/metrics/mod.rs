@@ -17,8 +17,19 @@ use axum::response::{IntoResponse, Response};
 use x402_verdict_core::{Month, Timestamp};
 
 use super::registry::Registry;
-use counter::VerdictCounter;
-use operator::OperatorFile;
+use counter::{OpenError, VerdictCounter};
+use operator::{OperatorFile, OperatorFileError};
+
+/// Why the service cannot publish metrics as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum PublisherError {
+    /// The operator file.
+    #[error(transparent)]
+    Operator(#[from] OperatorFileError),
+    /// The counts database.
+    #[error(transparent)]
+    Counter(#[from] OpenError),
+}
 
 /// The figures change once a month; an hour of caching is harmless.
 const METRICS_CACHE: &str = "public, max-age=3600";
@@ -39,7 +50,7 @@ impl Publisher {
         operator: Option<&Path>,
         data: Option<&Path>,
         now: Timestamp,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, PublisherError> {
         let operator = operator.map(OperatorFile::load).transpose()?;
         let counter = data
             .map(|dir| VerdictCounter::open(dir, now).map(Arc::new))
@@ -79,19 +90,17 @@ impl Publisher {
             None => None,
             Some(counter) => {
                 let counter = Arc::clone(counter);
-                let totals = tokio::task::spawn_blocking(move || counter.totals())
-                    .await
-                    .map_err(|e| e.to_string())
-                    .and_then(|totals| totals);
-                match totals {
-                    Ok(counts) => Some(counts),
-                    Err(problem) => {
-                        tracing::error!("cannot read the verdict counts: {problem}");
-                        return error(
-                            StatusCode::INTERNAL_SERVER_ERROR,
-                            "cannot read the verdict counts",
-                        );
-                    }
+                let unreadable = |problem: &dyn std::fmt::Display| {
+                    tracing::error!("cannot read the verdict counts: {problem}");
+                    error(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "cannot read the verdict counts",
+                    )
+                };
+                match tokio::task::spawn_blocking(move || counter.totals()).await {
+                    Ok(Ok(counts)) => Some(counts),
+                    Ok(Err(e)) => return unreadable(&e),
+                    Err(e) => return unreadable(&e),
                 }
             }
         };
