@@ -6,15 +6,19 @@
 //         data-public-key="<base64 Ed25519 key>"></span>
 //   <script src="https://…/x402-verdict-badge/embed.js"></script>
 //
-// It draws a "checking" badge, at its final size, into every element carrying
-// data-x402-verdict and every <x402-verdict-badge> at once (also those added
-// later), then loads the package (index.js, next to this file), which loads
-// the wasm and renders each badge as it comes near the viewport. When the package cannot load, every badge
-// reads "unknown" and one console.warn says why.
-//
-// scripts/package-js.mjs puts js/badge.js (mount, setTheme, show, inTurn)
-// and the core's words (words.js: NOT_LOADED, UNKNOWN, WARNINGS) in front of
-// this code, in one function scope, and minifies the whole.
+// One file holds everything a page needs before its first verdict (the
+// build bundles it with the package's entry, index.js, the badge's DOM code
+// and the wasm's glue, into one classic script): it starts fetching and
+// compiling the wasm on its first line, draws a "checking" badge, at its
+// final size, into every element carrying data-x402-verdict and every
+// <x402-verdict-badge> (also those added later), and renders each badge as
+// it comes near the viewport; the first verdict requests go out while the
+// wasm loads (js/early.js). Where the wasm cannot run, the same code
+// translated to JavaScript (x402_verdict_badge_js.js, next to this file)
+// runs instead, with one console.warn saying why.
+import init, { renderAll } from "./index.js";
+import { inTurn, mount, setTheme } from "./badge.js";
+
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 /** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
 const LAZY = { loading: "lazy" };
@@ -25,9 +29,10 @@ function scriptUrl() {
   return found || document.querySelector("script[src*='embed']")?.src || document.baseURI;
 }
 
-const packageUrl = new URL("index.js", scriptUrl()).href;
-let loaded;
-let failed = false;
+/** This script's URL, where the files next to it are found (the bundle's import.meta.url). */
+const x402ScriptUrl = scriptUrl();
+// The wasm is fetched and compiled from the first line, beside everything else.
+init(new URL("x402_verdict_badge_bg.wasm", x402ScriptUrl));
 
 function markedUnder(root) {
   const found = [...(root.querySelectorAll?.(SELECTOR) ?? [])];
@@ -41,53 +46,36 @@ function markedUnder(root) {
 const AT_ONCE = 100;
 let drawn = 0;
 
-/** Placeholders (or, when the package cannot load, "unknown") for badges not drawn yet. */
+/** Placeholders for badges not drawn yet. */
 function draw(root) {
-  if (!failed && drawn >= AT_ONCE) return;
+  if (drawn >= AT_ONCE) return;
   for (const element of markedUnder(root)) {
-    if (!failed && (drawn >= AT_ONCE || element.firstElementChild?.shadowRoot)) continue;
+    if (drawn >= AT_ONCE || element.firstElementChild?.shadowRoot) continue;
     drawn++;
     inTurn(() => {
       // Drawn meanwhile by the package: its badge stays.
-      if (!failed && element.firstElementChild?.shadowRoot) return;
-      const host = mount(element);
-      setTheme(host, element.getAttribute("data-theme") ?? element.getAttribute("theme"));
-      if (failed) show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
+      if (element.firstElementChild?.shadowRoot) return;
+      setTheme(mount(element), element.getAttribute("data-theme") ?? element.getAttribute("theme"));
     });
   }
 }
 
 function added(records) {
-  // Placeholders enough, the package still loading: it renders what is in
-  // the document then; nothing to do for each node the parser adds.
-  if (!loaded && !failed && drawn >= AT_ONCE) return;
   for (const record of records) {
     for (const node of record.addedNodes) {
       // While the page parses, every element arrives empty, thousands of
       // them in a listing: one match each, no search beneath.
       if (node.nodeType !== 1 || (!node.firstElementChild && !node.matches(SELECTOR))) continue;
       draw(node);
-      loaded?.renderAll(node, LAZY);
+      renderAll(node, LAZY);
     }
   }
 }
 
 new MutationObserver(added).observe(document.documentElement, { childList: true, subtree: true });
 draw(document);
-document.addEventListener("DOMContentLoaded", () => draw(document));
-
-import(packageUrl).then(
-  (api) => {
-    loaded = api;
-    api.renderAll(document, LAZY);
-  },
-  (error) => {
-    const warned = Symbol.for("x402-verdict.warned");
-    if (!globalThis[warned]) {
-      globalThis[warned] = true;
-      console.warn(WARNINGS.prefix + WARNINGS.packageUnloadable.replace("{url}", packageUrl).replace("{error}", error?.message ?? error));
-    }
-    failed = true;
-    draw(document);
-  },
-);
+renderAll(document, LAZY);
+document.addEventListener("DOMContentLoaded", () => {
+  draw(document);
+  renderAll(document, LAZY);
+});

@@ -12,7 +12,8 @@
 // (./words.js, written by the build from crates/core/src/browser.rs).
 import initWasm, { endpointsFromPaymentRequired as wasmEndpoints, lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
-import { NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, WARNINGS } from "./words.js";
+import { dropEarly, requestEarly } from "./early.js";
+import { DEFAULT_TIMEOUT_MS, NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
 
 /** Shared with the script-tag loader, so that a page gets one warning. */
 const WARNED = Symbol.for("x402-verdict.warned");
@@ -54,6 +55,8 @@ async function explain(error, url) {
 }
 
 let engine;
+/** Whether the engine has loaded (the wasm, or its JavaScript translation). */
+let loaded = false;
 
 async function load(input) {
   let url = input;
@@ -72,16 +75,51 @@ async function load(input) {
     await initWasm({ module_or_path: source });
     return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: wasmEndpoints };
   } catch (error) {
-    warnOnce(`${await explain(error, url)} ${WARNINGS.onJavaScript}`);
-    const js = await import("./x402_verdict_badge_js.js");
+    const why = await explain(error, url);
+    // Next to this file (or, in the script-tag bundle, next to embed.js).
+    const js = await import("./x402_verdict_badge_js.js").catch((cause) => {
+      warnOnce(`${why} ${WARNINGS.packageUnloadable.replace("{url}", "x402_verdict_badge_js.js").replace("{error}", cause?.message ?? cause)}`);
+      throw cause;
+    });
+    warnOnce(`${why} ${WARNINGS.onJavaScript}`);
     js.initJs();
     return js;
   }
 }
 
+/** Starts loading the engine, from `input` when given. */
+function start(input) {
+  engine ??= load(input).finally(() => {
+    loaded = true;
+    // After the lookups waiting for the engine have taken their requests (microtasks).
+    setTimeout(dropEarly);
+  });
+  return engine;
+}
+
 /** The engine in use: the wasm build once it loads, else its JavaScript translation. */
 function loadedEngine() {
-  return (engine ??= load());
+  return start();
+}
+
+/**
+ * While the engine loads, starts the verdict request the options ask for
+ * (js/early.js), at the URL the core states, so that the request and the
+ * wasm download overlap; the engine takes it when it builds that very URL.
+ * Options that are not plain strings start nothing: the engine decides.
+ */
+function requestWhileLoading(options) {
+  if (loaded) return;
+  try {
+    const fields = { base: option(options, "baseUrl"), chain: option(options, "chain"), payTo: option(options, "payTo"), resourceUrl: option(options, "resourceUrl") };
+    if (!Object.values(fields).every((value) => typeof value === "string" && value)) return;
+    fields.base = new URL(fields.base, document.baseURI).href.replace(/\/$/, "");
+    const url = VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name])));
+    const timeout = option(options, "timeoutMs");
+    requestEarly(url, typeof timeout === "number" ? timeout : DEFAULT_TIMEOUT_MS);
+  } catch {
+    // The engine reads these options itself and says what is wrong.
+  }
 }
 
 /**
@@ -92,8 +130,7 @@ function loadedEngine() {
  * rejects.
  */
 export default function init(input) {
-  engine ??= load(input?.module_or_path ?? input);
-  return engine.then(() => undefined, () => undefined);
+  return start(input?.module_or_path ?? input).then(() => undefined, () => undefined);
 }
 
 /** An option, or undefined when it cannot be read (the engine names the problem). */
@@ -244,7 +281,10 @@ function renderNow(container, copy, ready) {
     const host = mount(container);
     setTheme(host, option(copy, "theme"));
     retries.delete(container);
-    resolve(withinBudget(copy, () => loadedEngine().then((e) => e.renderBadge(container, copy)), ready)
+    resolve(withinBudget(copy, () => {
+      requestWhileLoading(copy);
+      return loadedEngine().then((e) => e.renderBadge(container, copy));
+    }, ready)
       .catch(() => {
         show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
         return UNKNOWN;
@@ -266,7 +306,10 @@ export function renderBadge(container, options) {
 /** Looks one endpoint up and resolves to the structured result. Never rejects. */
 export function lookupVerdict(options) {
   const copy = snapshot(options);
-  return withinBudget(copy, () => loadedEngine().then((e) => e.lookupVerdict(copy)))
+  return withinBudget(copy, () => {
+    requestWhileLoading(copy);
+    return loadedEngine().then((e) => e.lookupVerdict(copy));
+  })
     .catch(() => ({ ...NOT_RUN }));
 }
 

@@ -5,15 +5,18 @@
 //
 // - words.js, the core's words (written by crates/core/examples/browser-words.rs),
 //   goes into the files that import it, not beside them;
-// - badge.js (the badge's DOM and its stylesheet, compacted; also imported
-//   by both glues, which wasm-bindgen pointed at its own copy under
-//   snippets/: each glue is rewritten to import ./badge.js, so a page loads
-//   it once), index.js (the package's entry) and index.d.ts, each minified
-//   with terser;
+// - badge.js (the badge's DOM and its stylesheet, compacted), early.js (the
+//   verdict requests started while the wasm loads), index.js (the package's
+//   entry) and index.d.ts, each minified with terser; both glues import
+//   badge.js and early.js, which wasm-bindgen pointed at its own copies
+//   under snippets/: each glue is rewritten to import ./badge.js and
+//   ./early.js, so that a page loads each once;
 // - x402_verdict_badge_js.js, the JavaScript build (loaded only where the
 //   wasm cannot run);
-// - embed.js, the script-tag loader: js/badge.js, the words and js/embed.js
-//   in one function scope, a classic script that also runs as a module;
+// - embed.js, the script-tag loader: js/embed.js bundled by rolldown with
+//   everything it imports (index.js, badge.js, early.js, the glue) into one
+//   classic script that also runs as a module (import.meta.url becomes the
+//   script's own URL), the JavaScript build left outside;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
@@ -21,6 +24,7 @@
 // Usage: node scripts/package-js.mjs <pkg dir> <js build dir>
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { rolldown } from "rolldown";
 import { minify } from "terser";
 
 const [dir = "pkg", jsDir] = process.argv.slice(2);
@@ -39,33 +43,45 @@ const options = { module: true, compress: { passes: 2 }, mangle: true };
 /** The licence files the package carries (its licence is `MIT OR Apache-2.0`). */
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 
-for (const name of ["badge.js", "index.js"]) {
+for (const name of ["badge.js", "early.js", "index.js"]) {
   writeFileSync(join(dir, name), (await minify(source(name), options)).code);
 }
 copyFileSync(new URL("../js/index.d.ts", import.meta.url), join(dir, "index.d.ts"));
 for (const name of LICENCES) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
 
-const inline = source("badge.js").replace(/^export /gm, "");
-const loader = `(() => {\n${inline}\n${words}\n${source("embed.js")}\n})();\n`;
-const minified = await minify(loader, { ...options, module: false, toplevel: true });
-writeFileSync(join(dir, "embed.js"), minified.code);
 rmSync(wordsFile);
 
-/** A glue importing the badge's DOM code as ./badge.js rather than wasm-bindgen's snippet copy. */
-function withBadgeImport(glue) {
-  const snippet = /(["'])\.\/snippets\/[^"']*\/js\/badge\.js\1/g;
-  const imports = (glue.match(snippet) ?? []).length;
-  if (imports > 1 || (imports === 0 && !glue.includes('"./badge.js"'))) {
-    throw new Error("package-js: expected one import of the snippet js/badge.js in the glue");
+/** A glue importing the package's own ./badge.js and ./early.js rather than wasm-bindgen's snippet copies. */
+function withOwnImports(glue) {
+  const snippet = /(["'])\.\/snippets\/[^"']*\/js\/(badge|early)\.js\1/g;
+  const found = new Set([...glue.matchAll(snippet)].map((m) => m[2]));
+  for (const name of ["badge", "early"]) {
+    if (!found.has(name) && !glue.includes(`"./${name}.js"`)) throw new Error(`package-js: expected an import of the snippet js/${name}.js in the glue`);
   }
-  return glue.replace(snippet, '"./badge.js"');
+  return glue.replace(snippet, (_, quote, name) => `${quote}./${name}.js${quote}`);
 }
 const glueFile = join(dir, "x402_verdict_badge.js");
-writeFileSync(glueFile, withBadgeImport(readFileSync(glueFile, "utf8")));
+writeFileSync(glueFile, withOwnImports(readFileSync(glueFile, "utf8")));
 const jsGlue = readFileSync(join(jsDir, "x402_verdict_badge.js"), "utf8");
 if (!jsGlue.includes("initJs")) throw new Error(`package-js: ${jsDir} holds no JavaScript build (minify.mjs --to-js)`);
-writeFileSync(join(dir, "x402_verdict_badge_js.js"), withBadgeImport(jsGlue));
+const JS_BUILD = "x402_verdict_badge_js.js";
+writeFileSync(join(dir, JS_BUILD), withOwnImports(jsGlue));
 rmSync(join(dir, "snippets"), { recursive: true, force: true });
+
+// The script-tag loader: one classic script, bundled from the files above.
+const entry = join(dir, ".embed-entry.js");
+writeFileSync(entry, source("embed.js"));
+const bundle = await rolldown({
+  input: entry,
+  external: [new RegExp(JS_BUILD.replace(".", "\\."))],
+  transform: { define: { "import.meta.url": "x402ScriptUrl" } },
+});
+const { output } = await bundle.generate({ format: "iife" });
+await bundle.close();
+rmSync(entry);
+const embed = (await minify(output[0].code, { ...options, module: false, toplevel: true })).code;
+if (embed.includes("import.meta")) throw new Error("package-js: embed.js is a classic script and must not read import.meta");
+writeFileSync(join(dir, "embed.js"), embed);
 
 const manifestFile = join(dir, "package.json");
 const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));

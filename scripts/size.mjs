@@ -1,6 +1,7 @@
 // Prints the raw, gzip and brotli sizes of every file a page loads for the
-// badge (the script-tag loader, the package's entry, the badge's DOM code,
-// the wasm and its JS glue) and of the JavaScript build (the same code
+// badge, by the way it loads it (a script tag: embed.js, one bundle, and the
+// wasm; the module entry: index.js, the badge's DOM code, early.js, the glue
+// and the wasm), and of the JavaScript build (the same code
 // translated by wasm2js, loaded only where the wasm cannot run), and how
 // wasm plus glue (gzip) stands against the size budget.
 // Run by `npm run size` after a release build of pkg/; with `--check` (as
@@ -13,7 +14,10 @@ import { buildConfig } from "./build-config.mjs";
 const { outDir, budgetGzip: BUDGET } = buildConfig();
 const WASM = `${outDir}/x402_verdict_badge_bg.wasm`;
 const GLUE = `${outDir}/x402_verdict_badge.js`;
-const loaded = [`${outDir}/embed.js`, `${outDir}/index.js`, `${outDir}/badge.js`, GLUE, WASM];
+const ways = {
+  "by a script tag": [`${outDir}/embed.js`, WASM],
+  "by the module entry": [`${outDir}/index.js`, `${outDir}/badge.js`, `${outDir}/early.js`, GLUE, WASM],
+};
 const onFailure = [`${outDir}/x402_verdict_badge_js.js`];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 const measure = (file) => {
@@ -26,11 +30,15 @@ const measure = (file) => {
   };
 };
 const row = (s) => console.log(`${s.file.padEnd(36)}${kb(s.raw)}${kb(s.gzip)}${kb(s.brotli)}`);
-const sizes = loaded.map(measure);
-console.log(`${"file (what a page loads)".padEnd(36)}${"raw".padStart(9)}${"gzip".padStart(9)}${"brotli".padStart(9)}`);
-sizes.forEach(row);
-const total = (key) => sizes.reduce((sum, s) => sum + s[key], 0);
-row({ file: "total", raw: total("raw"), gzip: total("gzip"), brotli: total("brotli") });
+const sizes = [];
+for (const [way, files] of Object.entries(ways)) {
+  console.log(`${`what a page loads ${way}`.padEnd(36)}${"raw".padStart(9)}${"gzip".padStart(9)}${"brotli".padStart(9)}`);
+  const measured = files.map(measure);
+  measured.forEach(row);
+  const total = (key) => measured.reduce((sum, s) => sum + s[key], 0);
+  row({ file: "total", raw: total("raw"), gzip: total("gzip"), brotli: total("brotli") });
+  sizes.push(...measured);
+}
 console.log("loaded only where the wasm cannot run:");
 onFailure.map(measure).forEach(row);
 

@@ -2,6 +2,10 @@
 //! an `AbortController` whose timer covers the whole exchange (headers and
 //! body), a 64 KiB body cap, and no redirect to another origin.
 //!
+//! The page's first requests may have been started before the wasm loaded
+//! (`js/early.js`): the one whose URL is exactly the one built here is taken
+//! instead of a new request, and its answer meets every rule below.
+//!
 //! Badges on one page asking the same service about the same endpoint share
 //! one answer: a request in flight (with the same timeout), and once it has
 //! settled, its status and body for as long as the response's
@@ -10,6 +14,7 @@
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -20,6 +25,14 @@ use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
 pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
+
+#[wasm_bindgen(module = "/js/early.js")]
+extern "C" {
+    /// The request started early for exactly `url`, taken: `[response
+    /// promise, AbortController]`, or undefined.
+    #[wasm_bindgen(js_name = takeEarly)]
+    fn take_early(url: &str) -> JsValue;
+}
 
 thread_local! {
     /// The requests in flight, and those settled whose answer is still
@@ -97,12 +110,18 @@ fn decode(value: &JsValue) -> Fetched {
 
 /// One exchange, and the seconds its answer may be reused (0 for a failure).
 async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) {
-    let Ok(controller) = AbortController::new() else {
-        return (Err(FetchFailure::Network), 0);
+    let early: Option<Array> = take_early(url).dyn_into().ok();
+    let controller = match &early {
+        Some(early) => early.get(1).unchecked_into(),
+        None => match AbortController::new() {
+            Ok(controller) => controller,
+            Err(_) => return (Err(FetchFailure::Network), 0),
+        },
     };
     let abort = controller.clone();
     let timer = Timeout::new(timeout_ms, move || abort.abort());
-    let result = exchange(url, origin, &controller).await;
+    let sent = early.map(|early| early.get(0).unchecked_into::<Promise>());
+    let result = exchange(url, origin, &controller, sent).await;
     drop(timer);
     match result {
         Err(Failure::Js) if controller.signal().aborted() => (Err(FetchFailure::Timeout), 0),
@@ -128,24 +147,30 @@ impl From<JsValue> for Failure {
     }
 }
 
-/// The status, the body and the seconds the answer may be reused.
+/// The status, the body and the seconds the answer may be reused, from the
+/// request `sent` early when there is one, else from a new one.
 async fn exchange(
     url: &str,
     origin: &str,
     controller: &AbortController,
+    sent: Option<Promise>,
 ) -> Result<(u16, Vec<u8>, u32), Failure> {
-    let window = web_sys::window().ok_or(Failure::Js)?;
-    let init = RequestInit::new();
-    init.set_method("GET");
-    init.set_credentials(RequestCredentials::Omit);
-    init.set_redirect(RequestRedirect::Follow);
-    init.set_signal(Some(&controller.signal()));
-    let headers = js_sys::Object::new();
-    Reflect::set(&headers, &"Accept".into(), &"application/json".into())?;
-    init.set_headers(&headers);
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
-        .await?
-        .dyn_into()?;
+    let sent = match sent {
+        Some(sent) => sent,
+        None => {
+            let window = web_sys::window().ok_or(Failure::Js)?;
+            let init = RequestInit::new();
+            init.set_method("GET");
+            init.set_credentials(RequestCredentials::Omit);
+            init.set_redirect(RequestRedirect::Follow);
+            init.set_signal(Some(&controller.signal()));
+            let headers = js_sys::Object::new();
+            Reflect::set(&headers, &"Accept".into(), &"application/json".into())?;
+            init.set_headers(&headers);
+            window.fetch_with_str_and_init(url, &init)
+        }
+    };
+    let response: web_sys::Response = JsFuture::from(sent).await?.dyn_into()?;
     if response.redirected() && !response.url().starts_with(&format!("{origin}/")) {
         return Err(Failure::Protocol(FetchFailure::Redirected));
     }

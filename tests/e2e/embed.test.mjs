@@ -99,6 +99,24 @@ describe("script-tag loader", () => {
     await tab.close();
   });
 
+  test("the verdict request goes out while the wasm downloads, and is the badge's only one", async () => {
+    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
+    site.delays.set(wasm, 1500);
+    try {
+      const { tab, seen } = await open(page(`${marked("verified")}<script src="/pkg/embed.js"></script>`));
+      assert.deepEqual(states(await settled(tab)), ["human-backed"]);
+      const [verdicts, wasms] = await tab.evaluate(() => ["/v0/verdict", "_bg.wasm"].map((part) => performance.getEntriesByType("resource").filter((e) => e.name.includes(part))));
+      assert.equal(verdicts.length, 1, "one request for the badge, taken by the wasm");
+      assert.equal(wasms.length, 1);
+      assert.ok(verdicts[0].startTime < wasms[0].responseStart, `the verdict was asked at ${verdicts[0].startTime} ms, before the wasm's first byte at ${wasms[0].responseStart} ms`);
+      const { errors, warnings } = await seen();
+      assert.deepEqual([errors, warnings], [[], []]);
+      await tab.close();
+    } finally {
+      site.delays.delete(wasm);
+    }
+  });
+
   test("a CDN without CORS: a classic loader shows unknown and says why; a module loader cannot run at all", async () => {
     cdn.cors = false;
     try {

@@ -38,10 +38,12 @@ function listing(count, extra = "") {
 }
 
 let pages = 0;
-async function open(html) {
+/** Opens `html`, the service answering with `cacheControl` from the first request on. */
+async function open(html, cacheControl = "") {
   const path = `/listing${++pages}.html`;
   site.pages.set(path, html);
   service.reset();
+  service.cacheControl = cacheControl;
   const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
   await tab.goto(site.url + path);
   return tab;
@@ -156,8 +158,7 @@ function pageRequests(tab) {
 
 test("badges for one endpoint drawn seconds apart share one answer while its max-age lasts, and ask again after", async () => {
   service.latency = 0;
-  const tab = await open(sameEndpoint());
-  service.cacheControl = "public, max-age=2";
+  const tab = await open(sameEndpoint(), "public, max-age=2");
   const sent = pageRequests(tab);
   await settledCount(tab, 1);
   const first = sent.length; // 0 or 1: the first request may have left before counting began
@@ -176,8 +177,7 @@ test("badges for one endpoint drawn seconds apart share one answer while its max
 
 test("an answer the service marks no-store is never kept", async () => {
   service.latency = 0;
-  const tab = await open(sameEndpoint());
-  service.cacheControl = "no-store, max-age=60";
+  const tab = await open(sameEndpoint(), "no-store, max-age=60");
   const sent = pageRequests(tab);
   await settledCount(tab, 1);
   const first = sent.length;

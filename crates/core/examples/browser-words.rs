@@ -8,7 +8,9 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::options::OPTION_NAMES;
-use x402_verdict_core::{browser, Evaluation, Outcome, Reason, State};
+use x402_verdict_core::{
+    browser, Evaluation, Outcome, Reason, State, DEFAULT_TIMEOUT_MS, VERDICT_URL,
+};
 
 fn main() {
     // A badge whose code could not run: no answer, nothing checked.
@@ -18,8 +20,10 @@ fn main() {
         .filter(|r| r.may_pass())
         .map(Reason::as_str)
         .collect();
-    let constants: [(&str, Value); 6] = [
+    let constants: [(&str, Value); 8] = [
         ("UNKNOWN", json!(State::Unknown.as_str())),
+        ("VERDICT_URL", json!(VERDICT_URL)),
+        ("DEFAULT_TIMEOUT_MS", json!(DEFAULT_TIMEOUT_MS)),
         ("OPTION_NAMES", json!(OPTION_NAMES)),
         ("RETRY_REASONS", json!(retry)),
         (

@@ -30,6 +30,14 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'(')
     .remove(b')');
 
+/// How [`BaseUrl::verdict_url`] builds a verdict's URL, for the browser
+/// package's loader, which starts the first requests before the wasm has
+/// loaded (the wasm takes a request only when its URL is exactly the one it
+/// built): `{base}` is the base URL without its trailing slash, and each
+/// other placeholder the option of that name as `encodeURIComponent` encodes it.
+pub const VERDICT_URL: &str =
+    "{base}/v0/verdict?chain={chain}&payTo={payTo}&resourceUrl={resourceUrl}";
+
 /// The base URL of a verification service's free path, without a trailing slash.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseUrl(String);
@@ -69,7 +77,7 @@ impl BaseUrl {
     }
 
     /// `{base}/v0/verdict?chain=…&payTo=…&resourceUrl=…`, each value encoded as
-    /// `encodeURIComponent` would.
+    /// `encodeURIComponent` would: [`VERDICT_URL`] filled in.
     pub fn verdict_url(&self, endpoint: &Endpoint) -> String {
         let enc = |s| utf8_percent_encode(s, COMPONENT);
         format!(
@@ -193,6 +201,19 @@ mod tests {
         ] {
             assert_eq!(BaseUrl::parse(base).unwrap().origin(), origin);
         }
+    }
+
+    #[test]
+    fn builds_the_verdict_url_its_template_states() {
+        let e = Endpoint::new("eip155:8453", "0xAb", "https://a.example/p?q=1&r=é s").unwrap();
+        let base = BaseUrl::parse("https://v.example/free/").unwrap();
+        let enc = |s| utf8_percent_encode(s, COMPONENT).to_string();
+        let filled = VERDICT_URL
+            .replace("{base}", "https://v.example/free")
+            .replace("{chain}", &enc(e.chain()))
+            .replace("{payTo}", &enc(e.pay_to()))
+            .replace("{resourceUrl}", &enc(e.resource_url()));
+        assert_eq!(base.verdict_url(&e), filled);
     }
 
     #[test]
