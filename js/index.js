@@ -153,10 +153,14 @@ function snapshot(options) {
 
 // ---- the request budget ----
 
-/** Verdict requests in flight at once per service (the browser allows 6
- * connections per host, and the page needs some); the others wait, and the
+/** Verdict requests in flight at once per service: the browser's 6
+ * connections per host on HTTP/1.1 (so that no request waits in the
+ * browser's queue, where its timeout would run), or 4 when the service is
+ * the page's own origin, whose connections the page needs too
+ * (docs/performance.md, "The request budget"). The others wait here, and the
  * timeout of each covers it from the moment it is sent. */
-const BUDGET = 4;
+const BUDGET = 6;
+const BUDGET_ON_PAGE_ORIGIN = 4;
 const services = new Map();
 
 /** The service's origin; "" when the options name none (nothing is fetched). */
@@ -179,7 +183,7 @@ function withinBudget(options, start, ready = () => true) {
   const origin = serviceOf(options);
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
-  if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [] }));
+  if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [], budget: origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET }));
   const key = keyOf(OPTION_NAMES.map((name) => option(options, name)));
   return new Promise((resolve) => {
     service.queue.push({ key, start, ready, resolve });
@@ -191,7 +195,7 @@ function withinBudget(options, start, ready = () => true) {
 function pump(service) {
   for (const job of [...service.queue]) {
     const shared = service.running.has(job.key);
-    if (!job.ready() || (!shared && service.active >= BUDGET)) continue;
+    if (!job.ready() || (!shared && service.active >= service.budget)) continue;
     service.queue.splice(service.queue.indexOf(job), 1);
     if (!shared) service.active++;
     service.running.set(job.key, (service.running.get(job.key) ?? 0) + 1);
@@ -233,6 +237,16 @@ function onIntersect(entries) {
   services.forEach(pump);
 }
 
+/** Lazy badges whose request left before their first intersection report (at most BUDGET_ON_PAGE_ORIGIN, within every budget). */
+let early = 0;
+
+/** Whether `element` lies within the margin of the viewport now (measured: for the first few badges only). */
+function inViewNow(element) {
+  const box = element.getBoundingClientRect();
+  const margin = parseInt(MARGIN, 10);
+  return box.bottom >= -margin && box.top <= innerHeight + margin && box.right >= -margin && box.left <= innerWidth + margin;
+}
+
 /** Resolves when `element` first comes within the margin of the viewport. */
 function nearView(element) {
   return new Promise((resolve) => {
@@ -260,6 +274,12 @@ function nearView(element) {
 function render(container, options, again) {
   const copy = snapshot(options);
   if (option(copy, "loading") !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
+  if (!loaded && early < BUDGET_ON_PAGE_ORIGIN && inViewNow(container)) {
+    // In view while the engine loads (the page's first badges): its request
+    // leaves now, not after the first intersection report, a frame later.
+    early++;
+    requestWhileLoading(copy);
+  }
   const ready = () => visible.get(container) !== false;
   return nearView(container).then(() => renderNow(container, copy, ready)).then((state) => {
     const host = container.firstElementChild;
