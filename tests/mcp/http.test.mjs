@@ -127,6 +127,28 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(call.json.result.content[0].text, "Verification signal: human-backed.");
   });
 
+  test("a mismatched Mcp-Method, Mcp-Name or MCP-Protocol-Version is 400 with a JSON-RPC error", async () => {
+    const call = { name: "lookup_verdict", arguments: argsFor("verified") };
+    for (const [headers, code, message] of [
+      [{ "Mcp-Method": "tools/list" }, -32020, /Mcp-Method/i],
+      [{ "Mcp-Name": "endpoint_status" }, -32020, /Mcp-Name/i],
+      [{ "MCP-Protocol-Version": "2025-11-25" }, -32020, /does not match/],
+    ]) {
+      const r = await modern(server.url, 7, "tools/call", call, headers);
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.headers.get("content-type"), /^application\/json/);
+      assert.equal(r.json.jsonrpc, "2.0", r.text);
+      assert.equal(r.json.id, 7, r.text);
+      assert.equal(r.json.error.code, code, r.text);
+      assert.match(r.json.error.message, message, r.text);
+    }
+    const unknown = await post(server.url, { jsonrpc: "2.0", id: 8, method: "ping" }, { "MCP-Protocol-Version": "1999-01-01" });
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.equal(unknown.json?.error?.code, -32600, unknown.text);
+    assert.match(unknown.json.error.message, /Unsupported MCP-Protocol-Version: 1999-01-01/);
+    assert.equal((await modern(server.url, 9, "tools/call", call)).status, 200, "the server goes on");
+  });
+
   test("GET and DELETE /mcp are 405 (no stream offered); /healthz answers", async () => {
     for (const method of ["GET", "DELETE"]) {
       const r = await fetch(server.url, { method, headers: { Accept: "text/event-stream" } });
@@ -141,6 +163,7 @@ describe("MCP over Streamable HTTP", () => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
     const evilOrigin = await post(server.url, ping, { Origin: "http://evil.example" });
     assert.equal(evilOrigin.status, 403);
+    assert.equal(evilOrigin.json?.error?.code, -32600, evilOrigin.text);
     const evilBatch = await post(server.url, [ping], { Origin: "http://evil.example" });
     assert.equal(evilBatch.status, 403, "a batch is checked as any request");
     const port = new URL(server.url).port;
@@ -160,6 +183,7 @@ describe("MCP over Streamable HTTP", () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(4 << 20) } });
     const r = await post(server.url, big);
     assert.equal(r.status, 413);
+    assert.match(r.json?.error?.message, /exceeds/, r.text);
     assert.equal((await post(server.url, { jsonrpc: "2.0", id: 2, method: "ping" })).status, 200, "the server goes on");
   });
 });
@@ -174,6 +198,25 @@ describe("MCP over Streamable HTTP: cancellation, limits, options", () => {
     abort.abort();
     assert.equal((await pending).name, "AbortError");
     await silent.until("the abandoned lookup's connection to close", (c) => c.closed === 1);
+    await server.stop();
+    await silent.stop();
+  });
+
+  test("closing the stream of a 2025-03-26 batch cancels the request inside it: the lookup is abandoned", async () => {
+    const silent = await startSilentService();
+    const server = await listen({ VERIFICATION_BASE_URL: silent.url, VERIFICATION_TIMEOUT_MS: "30000" });
+    const abort = new AbortController();
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "lookup_verdict", arguments: argsFor("verified") } },
+    ];
+    const pending = post(server.url, batch, { "MCP-Protocol-Version": "2025-03-26" }, abort.signal).catch((e) => e);
+    await silent.until("the lookup to reach the service", (c) => c.opened === 1);
+    abort.abort();
+    assert.equal((await pending).name, "AbortError");
+    await silent.until("the abandoned lookup's connection to close", (c) => c.closed === 1);
+    const after = await post(server.url, [batch[0]], { "MCP-Protocol-Version": "2025-03-26" });
+    assert.deepEqual(after.json, [{ jsonrpc: "2.0", id: 1, result: {} }], "the server goes on");
     await server.stop();
     await silent.stop();
   });

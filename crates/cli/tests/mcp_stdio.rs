@@ -180,6 +180,34 @@ async fn invalid_utf8_is_a_parse_error_and_nothing_is_fetched() {
 }
 
 #[tokio::test]
+async fn a_line_that_is_not_json_is_a_parse_error_and_the_session_goes_on() {
+    // rmcp ignores such a line (rmcp#938); a pipeline gets told instead.
+    let (code, messages) = pipeline(
+        &[],
+        &lines(&[
+            INITIALIZE,
+            INITIALIZED,
+            "{ this is not json",
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping""#,
+            TOOLS_LIST,
+        ]),
+    )
+    .await;
+    assert_eq!(code, Some(0));
+    assert_eq!(messages.len(), 4, "{messages:?}");
+    let errors: Vec<&Value> = messages.iter().filter(|m| m["id"].is_null()).collect();
+    assert_eq!(errors.len(), 2, "{messages:?}");
+    for error in errors {
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert_eq!(
+            error["error"]["message"], "Parse error: the line is not valid JSON",
+            "{error}"
+        );
+    }
+    assert!(answer(&messages, json!(2))["result"]["tools"].is_array());
+}
+
+#[tokio::test]
 async fn unreadable_ids_and_arguments_get_json_rpc_errors() {
     let mut requests = vec![INITIALIZE.to_owned(), INITIALIZED.to_owned()];
     for id in ["null", "{\"a\":1}", "1.5", "true"] {
@@ -228,18 +256,24 @@ async fn an_over_long_line_leaves_memory_bounded() {
         .write_all(&lines(&[INITIALIZE, INITIALIZED]))
         .await
         .unwrap();
-    // 64 MiB on one line: 16 times the 4 MiB cap.
+    // 64 MiB on one line: 16 times the 4 MiB cap (and 4 times rmcp's own,
+    // which drops the line unanswered).
     let chunk = vec![b'x'; 1 << 20];
-    stdin
-        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"")
+    let written = async {
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"")
+            .await?;
+        for _ in 0..64 {
+            stdin.write_all(&chunk).await?;
+        }
+        stdin.write_all(b"\"}\n").await?;
+        stdin.write_all(&lines(&[TOOLS_LIST])).await?;
+        stdin.flush().await
+    };
+    tokio::time::timeout(Duration::from_secs(60), written)
         .await
+        .expect("the server reads the long line as it comes")
         .unwrap();
-    for _ in 0..64 {
-        stdin.write_all(&chunk).await.unwrap();
-    }
-    stdin.write_all(b"\"}\n").await.unwrap();
-    stdin.write_all(&lines(&[TOOLS_LIST])).await.unwrap();
-    stdin.flush().await.unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let mut seen = String::new();
     let mut buffer = [0u8; 4096];

@@ -17,6 +17,8 @@
 //!   2025-03-26 request (that header, or none, which the specification
 //!   reads as 2025-03-26), is split here, each message served by rmcp under
 //!   the same headers, and the answers returned as one array.
+//! - A POST rmcp (or the body limit) refuses in plain text is refused with
+//!   the same status and a JSON-RPC error.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -109,11 +111,35 @@ pub async fn serve(
     Ok(())
 }
 
-/// `/mcp`: a 2025-03-26 batch is split here; everything else is rmcp's.
+/// `/mcp`: a 2025-03-26 batch is split here; everything else is rmcp's. A
+/// POST refused in plain text is refused in JSON-RPC.
 async fn endpoint(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
     if request.method() != Method::POST {
         return mcp.handle(request).await.into_response();
     }
+    as_json_rpc(post(&mcp, request).await).await
+}
+
+/// rmcp refuses some requests with a plain-text body (an unsupported
+/// `MCP-Protocol-Version`, a foreign `Host` or `Origin`, a wrong `Accept`
+/// or `Content-Type`), as does the body limit: the same status, with the
+/// text as a JSON-RPC error (`-32600`) a client can read.
+async fn as_json_rpc(response: Response) -> Response {
+    if !response.status().is_client_error() || is_json(response.headers()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = to_bytes(body, 64 << 10).await.unwrap_or_default();
+    let refusal = framing::error(Value::Null, -32600, String::from_utf8_lossy(&text).trim());
+    (
+        parts.status,
+        [(header::CONTENT_TYPE, "application/json")],
+        refusal.to_string(),
+    )
+        .into_response()
+}
+
+async fn post(mcp: &Mcp, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let Ok(bytes) = to_bytes(body, MAX_BODY_BYTES).await else {
         return (
@@ -124,7 +150,7 @@ async fn endpoint(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
     };
     let is_array = body_is_array(&bytes);
     if let Some(messages) = is_array.then(|| batch_of(&parts.headers, &bytes)).flatten() {
-        return batch(&mcp, &parts, messages).await;
+        return batch(mcp, &parts, messages).await;
     }
     let json = is_json(&parts.headers);
     let response = mcp
