@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
 import { ENGINES, launch } from "../support/browser.mjs";
-import { fetched, runModule, seen as probed, startOrigin } from "../support/origin.mjs";
+import { fetched, fetchedCount, runModule, seen as probed, startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -295,7 +295,7 @@ describe("dynamic pages", () => {
     }, [marked("verified"), attributes("revoked", "")]);
     assert.deepEqual(states(await settled(tab, 2, "added-later")), ["human-backed", "revoked"]);
     assert.equal(await tab.$eval("#el", (el) => el.state), "revoked");
-    const before = (await seen()).verdicts;
+    const before = await fetchedCount(tab, "/v0/verdict", 2);
     // The same value again, then an endpoint change: one render, and no
     // request, since the span above asked for that endpoint and its answer is kept.
     const { resourceUrl, payTo } = ENDPOINTS.verified;

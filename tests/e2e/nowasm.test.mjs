@@ -1,4 +1,5 @@
-// One table of cases run in Chromium through the package as it loads where
+// One table of cases run in each engine (Chromium, Firefox, WebKit:
+// tests/support/browser.mjs) through the package as it loads where
 // WebAssembly runs (the wasm), in a page without a WebAssembly global (as
 // with WebAssembly disabled, iOS Lockdown Mode), and in a page whose
 // Content-Security-Policy lacks 'wasm-unsafe-eval': the last two run the
@@ -6,14 +7,14 @@
 // three must give the same structured result, field for field (signature
 // and detail included), and draw the same label and hover text. Then the 151
 // Wycheproof Ed25519 cases, through each build.
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
-import { launch } from "../support/browser.mjs";
-import { startOrigin } from "../support/origin.mjs";
+import { ENGINES, launch } from "../support/browser.mjs";
+import { fetched, runModule, seen as probed, startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -183,7 +184,7 @@ const CASES = [
   ["every option wrong", { baseUrl: "ftp://x", chain: 5, payTo: null, timeoutMs: -1, strict: "yes", publicKey: "zz" }],
 ];
 
-let service, site, strictSite, browser;
+let service, site, strictSite;
 before(async () => {
   service = createServer((req, res) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -195,7 +196,7 @@ before(async () => {
     res.end(answer[1]);
   });
   await new Promise((ok) => service.listen(0, "127.0.0.1", ok));
-  [site, strictSite, browser] = await Promise.all([startOrigin(), startOrigin(), launch()]);
+  [site, strictSite] = await Promise.all([startOrigin(), startOrigin()]);
   for (const origin of [site, strictSite]) {
     origin.folders.set("/pkg/", PACKAGE);
     origin.pages.set("/table.html", "<!doctype html><title>table</title><body></body>");
@@ -207,7 +208,6 @@ before(async () => {
   strictSite.csp = `script-src 'self'; connect-src 'self' http://127.0.0.1:${port} http://localhost:${port} http://127.0.0.1:9`;
 });
 after(async () => {
-  await browser?.close();
   service?.closeAllConnections();
   await Promise.all([site?.stop(), strictSite?.stop(), new Promise((done) => service ? service.close(done) : done())]);
 });
@@ -219,21 +219,28 @@ const WAYS = {
   "CSP without wasm-unsafe-eval": { origin: () => strictSite },
 };
 
-/** Opens the table page the given way; resolves to the tab, its warnings and the package files it fetched. */
+for (const engine of ENGINES) describe(engine, () => {
+let browser;
+before(async () => { browser = await launch(engine); });
+after(() => browser?.close());
+
+/** Opens the table page the given way; resolves to the tab, and a reader of the package's warnings and the package files the page fetched. */
 async function open(way) {
+  const origin = WAYS[way].origin();
+  origin.init = WAYS[way].init ? [[WAYS[way].init]] : [];
   const tab = await browser.newPage();
-  const seen = { warnings: [], files: [] };
+  await tab.goto(`${origin.url}/table.html`);
   // The package's own warnings about loading (renderBadge also warns about bad options).
-  tab.on("console", (m) => { if (m.type() === "warning" && m.text().startsWith("x402-verdict badge:")) seen.warnings.push(m.text()); });
-  tab.on("request", (r) => { if (r.url().includes("/pkg/")) seen.files.push(r.url().slice(r.url().lastIndexOf("/") + 1)); });
-  if (WAYS[way].init) await tab.addInitScript(WAYS[way].init);
-  await tab.goto(`${WAYS[way].origin().url}/table.html`);
-  return { tab, seen };
+  const seen = async () => ({
+    warnings: (await probed(tab)).warnings.filter((w) => w.startsWith("x402-verdict badge:")),
+    files: (await fetched(tab, "/pkg/")).map((url) => url.slice(url.lastIndexOf("/") + 1)),
+  });
+  return { tab, origin, seen };
 }
 
 /** Every case of the table through the package in `tab`: the structured result, and the badge's label and hover text. */
-function runTable(tab, cases) {
-  return tab.evaluate(async (cases) => {
+function runTable({ tab, origin }, cases) {
+  return runModule(tab, origin, async (cases) => {
     const api = await import("/pkg/index.js");
     const badge = async (options) => {
       const container = document.body.appendChild(document.createElement("span"));
@@ -260,10 +267,11 @@ test("the wasm, a page without WebAssembly and a page whose CSP forbids it agree
   const cases = CASES.map(([name, { base, ...extra }]) => [name, { baseUrl: `${serviceUrl}/${encodeURIComponent(base ?? name)}`, ...ENDPOINT, ...extra }]);
   const runs = {};
   for (const way of Object.keys(WAYS)) {
-    const { tab, seen } = await open(way);
-    runs[way] = { results: await runTable(tab, cases), seen };
-    await tab.screenshot({ path: `${ROOT}test-artifacts/nowasm-table-${way.split(" ")[0].toLowerCase()}.png`, fullPage: true });
-    await tab.close();
+    const opened = await open(way);
+    const results = await runTable(opened, cases);
+    runs[way] = { results, seen: await opened.seen() };
+    await opened.tab.screenshot({ path: `${ROOT}test-artifacts/nowasm-${engine}-table-${way.split(" ")[0].toLowerCase()}.png`, fullPage: true });
+    await opened.tab.close();
   }
   const { wasm, ...others } = runs;
   for (const [way, run] of Object.entries(others)) {
@@ -306,8 +314,8 @@ test("the 151 Wycheproof Ed25519 cases through the JavaScript build, in a page w
     id: c.tcId, key: b64(group.publicKey.pk), message: b64(c.msg), signature: b64(c.sig), valid: c.result === "valid",
   })));
   assert.equal(cases.length, 151);
-  const { tab, seen } = await open("no WebAssembly");
-  const { verdicts, msPerCheck } = await tab.evaluate(async (cases) => {
+  const { tab, origin, seen } = await open("no WebAssembly");
+  const { verdicts, msPerCheck } = await runModule(tab, origin, async (cases) => {
     await (await import("/pkg/index.js")).default();
     // The module the package loaded and initialised (the same instance).
     const build = await import("/pkg/x402_verdict_badge_js.js");
@@ -317,9 +325,11 @@ test("the 151 Wycheproof Ed25519 cases through the JavaScript build, in a page w
     for (const c of valid) build.verifyEd25519(c.key, c.message, c.signature);
     return { verdicts, msPerCheck: (performance.now() - start) / valid.length };
   }, cases);
+  const { files } = await seen();
   await tab.close();
   for (const [i, c] of cases.entries()) assert.equal(verdicts[i], c.valid, `tcId ${c.id}: ${c.valid ? "valid" : "invalid"}`);
-  assert.ok(seen.files.includes("x402_verdict_badge_js.js"));
-  assert.ok(!seen.files.includes("x402_verdict_badge_bg.wasm"), "nothing fetched the wasm");
-  t.diagnostic(`without WebAssembly: ${msPerCheck.toFixed(2)} ms per valid signature check (Wycheproof messages)`);
+  assert.ok(files.includes("x402_verdict_badge_js.js"));
+  assert.ok(!files.includes("x402_verdict_badge_bg.wasm"), "nothing fetched the wasm");
+  t.diagnostic(`${engine}, without WebAssembly: ${msPerCheck.toFixed(2)} ms per valid signature check (Wycheproof messages)`);
+});
 });

@@ -1,42 +1,55 @@
-// The www/ pages in headless Chromium (Playwright), served by the real
-// reference service with a strict Content-Security-Policy.
+// The www/ pages in each engine (Chromium, Firefox, WebKit:
+// tests/support/browser.mjs), served by the real reference service with a
+// strict Content-Security-Policy, through a test origin that passes every
+// request on and answers with the service's headers, its pages given the
+// probe (tests/support/origin.mjs: warnings, errors and CSP violations from
+// the first moment in every engine, and verdict requests counted in the
+// page).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS, UNREACHABLE } from "../../scripts/demo.mjs";
-import { launch, watchViolations } from "../support/browser.mjs";
-import { startOrigin } from "../support/origin.mjs";
+import { ENGINES, launch } from "../support/browser.mjs";
+import { tabToFirstBadge } from "../support/focus.mjs";
+import { fetchedCount, seen, slowMainThread, startOrigin } from "../support/origin.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
-let demo, browser;
+const STRICT = /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/;
+let demo, site;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   demo = await startDemo();
-  browser = await launch();
+  site = await startOrigin();
+  site.upstream = demo.url;
 });
-after(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+after(() => Promise.all([site?.stop(), demo?.stop()]));
 
 const badgesSettled = () => document.querySelectorAll(".x402-verdict-badge[data-state='checking']").length === 0
   && document.querySelectorAll(".x402-verdict-badge").length > 0;
 
-/** Opens a page (its main thread slowed `cpu` times), records CSP violations and verdict requests, waits until `ready` holds in the page. */
-async function open(name, ready = badgesSettled, cpu = 1) {
+/** The verdict requests the page in `page` sent, `expected` awaited (an answer from the browser's HTTP cache counts too). */
+const verdictRequests = (page, expected) => fetchedCount(page, "/v0/verdict", expected);
+
+for (const engine of ENGINES) describe(engine, () => {
+let browser;
+before(async () => { browser = await launch(engine); });
+after(() => browser?.close());
+
+/**
+ * Opens a www page (its main thread kept busy when `slow`), after checking that the service
+ * serves it with the strict policy; waits until `ready` holds in the page. `seen()` reads the
+ * page's errors and CSP violations.
+ */
+async function open(name, ready = badgesSettled, slow = false) {
+  const response = await fetch(`${site.url}/${name}`);
+  assert.match(response.headers.get("content-security-policy"), STRICT);
+  site.init = slow ? [[slowMainThread]] : [];
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-  if (cpu > 1) await (await page.context().newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: cpu });
-  const violations = await watchViolations(page);
-  const requests = [];
-  page.on("request", (r) => { if (r.url().includes("/v0/verdict")) requests.push(r.url()); });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  const response = await page.goto(`${demo.url}/${name}`);
-  assert.match(response.headers()["content-security-policy"], /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
-  await page.waitForFunction(ready, null, { timeout: 15000 * cpu });
-  await page.screenshot({ path: `${ARTIFACTS}${name.replace(".html", "")}.png`, fullPage: true });
-  return { page, requests, errors, violations };
+  await page.goto(`${site.url}/${name}`);
+  await page.waitForFunction(ready, null, { timeout: slow ? 90000 : 20000 });
+  await page.screenshot({ path: `${ARTIFACTS}pages-${engine}-${name.replace(".html", "")}.png`, fullPage: true });
+  return { page, seen: () => seen(page) };
 }
 
 /** Every badge on the page: its state, label and hover text (through the shadow root). */
@@ -49,20 +62,19 @@ function badges(page, scope = "") {
   })));
 }
 
-describe("www pages", () => {
   test("seller page: one badge from a script tag, verified, no CSP violation", async () => {
-    const { page, violations, errors } = await open("seller.html");
+    const { page, seen } = await open("seller.html");
     const [badge, ...rest] = await badges(page);
     assert.equal(rest.length, 0);
     assert.deepEqual([badge.state, badge.label], ["human-backed", "verified · G"]);
     assert.match(badge.tip, /Last verified .* UTC; promised to be re-checked every 24 h\./);
-    assert.deepEqual(await violations(), []);
-    assert.deepEqual(errors, []);
+    const { violations, errors } = await seen();
+    assert.deepEqual([violations, errors], [[], []]);
     await page.close();
   });
 
   test("listing: 100 badges reach their expected states with one request per endpoint", async () => {
-    const { page, requests, violations, errors } = await open("listing.html");
+    const { page, seen } = await open("listing.html");
     await page.waitForFunction(() => document.body.dataset.rendered === "100");
     const all = await badges(page);
     assert.equal(all.length, 100);
@@ -74,47 +86,48 @@ describe("www pages", () => {
     assert.equal(chains.verifiedSolana, ENDPOINTS.verifiedSolana.chain);
     const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
     assert.ok(endpoints >= 5 && endpoints < 100);
-    assert.equal(requests.length, endpoints, "badges for the same endpoint share one request");
+    assert.equal(await verdictRequests(page, endpoints), endpoints, "badges for the same endpoint share one request");
     const outside = await page.$$eval(".x402-verdict-badge", (hs) =>
       hs.filter((h) => h.getBoundingClientRect().right > document.documentElement.clientWidth).length);
     assert.equal(outside, 0, "every badge lies inside the page width");
-    assert.deepEqual(await violations(), []);
-    assert.deepEqual(errors, []);
+    const { violations, errors } = await seen();
+    assert.deepEqual([violations, errors], [[], []]);
     await page.close();
   });
 
-  test("listing, main thread slowed 6x: still one request per endpoint", async () => {
-    const { page, requests } = await open("listing.html", badgesSettled, 6);
+  test("listing, main thread busy five sixths of the time: still one request per endpoint", async () => {
+    const { page, seen } = await open("listing.html", badgesSettled, true);
     await page.waitForFunction(() => document.body.dataset.rendered === "100", null, { timeout: 90000 });
     const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
-    assert.equal(requests.length, endpoints, "badges for the same endpoint share one answer, however slowly they are drawn");
+    assert.equal(await verdictRequests(page, endpoints), endpoints, "badges for the same endpoint share one answer, however slowly they are drawn");
     for (const [i, b] of (await badges(page)).entries()) assert.equal(b.state, b.row, `row ${i + 1}: ${b.label} / ${b.tip}`);
+    assert.deepEqual((await seen()).errors, []);
     await page.close();
   });
 
   test("dashboard: lookupVerdict results drawn by the page", async () => {
-    const { page, violations, errors } = await open("dashboard.html", () => document.body.dataset.rendered === "6");
+    const { page, seen } = await open("dashboard.html", () => document.body.dataset.rendered === "6");
     const cards = await page.$$eval(".card", (cs) => cs.map((c) => [c.dataset.endpoint, c.dataset.state, c.querySelector("dd").textContent]));
     for (const [name, state, signal] of cards) {
       assert.equal(state, ENDPOINTS[name].state, name);
       assert.equal(signal, state, name);
     }
     assert.equal(cards.length, 6);
-    assert.deepEqual(await violations(), []);
-    assert.deepEqual(errors, []);
+    const { violations, errors } = await seen();
+    assert.deepEqual([violations, errors], [[], []]);
     await page.close();
   });
 
   test("index page: served with the strict CSP, links to every demo", async () => {
-    const { page, violations } = await open("index.html", () => document.readyState === "complete");
+    const { page, seen } = await open("index.html", () => document.readyState === "complete");
     const links = await page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")));
     assert.deepEqual(links, ["seller.html", "listing.html", "dashboard.html", "states.html", "metrics/"]);
-    assert.deepEqual(await violations(), []);
+    assert.deepEqual((await seen()).violations, []);
     await page.close();
   });
 
   test("states page: every state, in words, with hover text reachable by keyboard", async () => {
-    const { page, violations } = await open("states.html");
+    const { page, seen } = await open("states.html");
     await page.waitForFunction(() => document.body.dataset.rendered === "7");
     const rows = await page.$$eval("[data-case]", (slots) => slots.map((s) => {
       const h = s.querySelector(".x402-verdict-badge");
@@ -141,17 +154,12 @@ describe("www pages", () => {
     // Keyboard: Tab focuses the first badge and shows its hover text.
     const hidden = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
     assert.equal(hidden, "none");
-    await page.keyboard.press("Tab");
-    for (let i = 0; i < 10; i++) {
-      const focused = await page.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"));
-      if (focused) break;
-      await page.keyboard.press("Tab");
-    }
+    assert.deepEqual(await tabToFirstBadge(page), { active: true, host: true, badge: true }, "Tab focused the first badge");
     const shown = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
     assert.equal(shown, "block");
-    await page.screenshot({ path: `${ARTIFACTS}states-focused.png` });
+    await page.screenshot({ path: `${ARTIFACTS}pages-${engine}-states-focused.png` });
     // The one violation allowed: the deliberately unreachable service is another origin.
-    for (const v of await violations()) {
+    for (const v of (await seen()).violations) {
       assert.equal(v.directive, "connect-src");
       assert.ok(v.blocked.startsWith(UNREACHABLE), v.blocked);
     }
@@ -159,22 +167,21 @@ describe("www pages", () => {
   });
 
   test("a page on another origin loads the package from the demo server, as from a CDN, under its own strict CSP", async () => {
-    const site = await startOrigin();
+    const elsewhere = await startOrigin();
     const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
-    // Chromium reports violations to Playwright: no probe, so that the page's CSP is exactly the seller's.
-    site.probe = null;
-    site.csp = `default-src 'self'; script-src ${demo.url} 'wasm-unsafe-eval'; connect-src ${demo.url}; style-src 'self'`;
-    site.pages.set("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>elsewhere</title></head><body><p>Operator: <span data-x402-verdict data-base-url="${demo.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${demo.publicKey}"></span></p><script src="${demo.url}/pkg/embed.js"></script></body></html>`);
+    // The seller's policy, and the probe's one file by its full path (it records violations in every engine).
+    elsewhere.csp = `default-src 'self'; script-src ${demo.url} ${elsewhere.url}/__probe.js 'wasm-unsafe-eval'; connect-src ${demo.url}; style-src 'self'`;
+    elsewhere.pages.set("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>elsewhere</title></head><body><p>Operator: <span data-x402-verdict data-base-url="${demo.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${demo.publicKey}"></span></p><script src="${demo.url}/pkg/embed.js"></script></body></html>`);
     const page = await browser.newPage();
-    const violations = await watchViolations(page);
     try {
-      await page.goto(`${site.url}/`);
-      await page.waitForFunction(badgesSettled, null, { timeout: 15000 });
+      await page.goto(`${elsewhere.url}/`);
+      await page.waitForFunction(badgesSettled, null, { timeout: 20000 });
       assert.deepEqual((await badges(page)).map((b) => [b.state, b.label]), [["human-backed", "verified · G"]]);
-      assert.deepEqual(await violations(), []);
+      const { violations, errors } = await seen(page);
+      assert.deepEqual([violations, errors], [[], []]);
     } finally {
       await page.close();
-      await site.stop();
+      await elsewhere.stop();
     }
   });
 });

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
 import { ENGINES, launch } from "../support/browser.mjs";
+import { tabToFirstBadge } from "../support/focus.mjs";
 import { startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
@@ -113,16 +114,8 @@ for (const engine of ENGINES) {
       const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
       await tab.goto(`${demo.url}/states.html`);
       await tab.waitForFunction(() => document.body.dataset.rendered === "7", null, { timeout: 20000 });
-      for (let i = 0; i < 10 && !(await tab.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"))); i++) {
-        await tab.keyboard.press("Tab");
-      }
-      // The keyboard focus is on the first badge (its host in the page, its .badge in the shadow root), so that what opened the hover text is focus.
-      const focus = await tab.$eval(".x402-verdict-badge", (host) => ({
-        active: document.activeElement === host,
-        host: host.matches(":focus"),
-        badge: host.shadowRoot.activeElement?.matches(".badge:focus") ?? false,
-      }));
-      assert.deepEqual(focus, { active: true, host: true, badge: true }, "Tab focused the first badge");
+      // The keyboard focus is on the first badge, so that what opened the hover text is focus.
+      assert.deepEqual(await tabToFirstBadge(tab), { active: true, host: true, badge: true }, "Tab focused the first badge");
       const where = await tab.$eval(".x402-verdict-badge", measure);
       await tab.screenshot({ path: `${ARTIFACTS}states-${engine}.png` });
       assert.deepEqual([where.shown, where.inside, where.beside, where.onTop], [true, true, true, true], JSON.stringify(where));

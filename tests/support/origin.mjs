@@ -30,6 +30,19 @@ function probe() {
   document.addEventListener("securitypolicyviolation", (e) => seen.violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
 }
 
+/**
+ * An init function: the page's main thread kept busy five sixths of the time from its start
+ * (50 ms of work, 10 ms free, over and over), as a slow phone's would be, in every engine.
+ */
+export function slowMainThread() {
+  const busy = () => {
+    const end = performance.now() + 50;
+    while (performance.now() < end);
+    setTimeout(busy, 10);
+  };
+  busy();
+}
+
 /** What the probe recorded in `page` (any engine's). */
 export const seen = (page) => page.evaluate(() => window.__seen);
 
@@ -38,6 +51,17 @@ export const seen = (page) => page.evaluate(() => window.__seen);
  * Resource Timing entries: an answer from the browser's HTTP cache counts too).
  */
 export const fetched = (page, part) => page.evaluate((p) => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.includes(p)), part);
+
+/**
+ * How many URLs containing `part` the page in `page` fetched, read once `expected` are listed (or
+ * after 10 s), and again 300 ms later: Firefox lists a fetch a moment after its answer was read,
+ * and one more than expected must be seen too.
+ */
+export async function fetchedCount(page, part, expected) {
+  for (const until = Date.now() + 10000; (await fetched(page, part)).length < expected && Date.now() < until;) await page.waitForTimeout(100);
+  await page.waitForTimeout(300);
+  return (await fetched(page, part)).length;
+}
 
 let modules = 0;
 /**
