@@ -32,7 +32,11 @@ function scriptUrl() {
 /** This script's URL, where the files next to it are found (the bundle's import.meta.url). */
 const x402ScriptUrl = scriptUrl();
 // The wasm is fetched and compiled from the first line, beside everything else.
-init(new URL("x402_verdict_badge_bg.wasm", x402ScriptUrl));
+let ready = false;
+init(new URL("x402_verdict_badge_bg.wasm", x402ScriptUrl)).then(() => {
+  ready = true;
+  renderAll(document, LAZY);
+});
 
 function markedUnder(root) {
   const found = [...(root.querySelectorAll?.(SELECTOR) ?? [])];
@@ -61,15 +65,24 @@ function draw(root) {
 }
 
 function added(records) {
+  // Placeholders enough, the engine still loading: the document is rendered
+  // whole when it has parsed and when the engine is ready; nothing to do
+  // for each of the thousands of nodes a listing's parsing adds.
+  if (!ready && drawn >= AT_ONCE) return;
+  const found = [];
   for (const record of records) {
     for (const node of record.addedNodes) {
       // While the page parses, every element arrives empty, thousands of
       // them in a listing: one match each, no search beneath.
+      if (!ready && drawn >= AT_ONCE) break;
       if (node.nodeType !== 1 || (!node.firstElementChild && !node.matches(SELECTOR))) continue;
       draw(node);
-      renderAll(node, LAZY);
+      found.push(node);
     }
   }
+  // Rendered after every placeholder of the batch is drawn: the first badges'
+  // look at where they lie (index.js) then lays the page out once, not once each.
+  for (const node of found) renderAll(node, LAZY);
 }
 
 new MutationObserver(added).observe(document.documentElement, { childList: true, subtree: true });

@@ -239,6 +239,11 @@ function onIntersect(entries) {
 
 /** Lazy badges whose request left before their first intersection report (at most BUDGET_ON_PAGE_ORIGIN, within every budget). */
 let early = 0;
+/** A renderAll of a whole document of at most this many badges, while the
+ * engine loads, looks where they lie (one layout of a small page); a
+ * listing's, and badges added later, wait for the intersection reports
+ * instead, never forcing a layout of its rows. */
+const LOOK_EARLY = 12;
 
 /** Whether `element` lies within the margin of the viewport now (measured: for the first few badges only). */
 function inViewNow(element) {
@@ -269,13 +274,13 @@ function nearView(element) {
  * a lookup still waiting for its turn when the badge leaves the view waits
  * until it is back. `again` renders anew: called when a lazy badge that
  * ended unknown by a timeout or network error comes back into view, at most
- * every RETRY_AFTER_MS.
+ * every RETRY_AFTER_MS. `look`: see LOOK_EARLY.
  */
-function render(container, options, again) {
+function render(container, options, again, look = false) {
   const copy = snapshot(options);
   if (option(copy, "loading") !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
-  if (!loaded && early < BUDGET_ON_PAGE_ORIGIN && inViewNow(container)) {
-    // In view while the engine loads (the page's first badges): its request
+  if (look && !loaded && early < BUDGET_ON_PAGE_ORIGIN && inViewNow(container)) {
+    // In view while the engine loads (a page's first badges): its request
     // leaves now, not after the first intersection report, a frame later.
     early++;
     requestWhileLoading(copy);
@@ -389,19 +394,24 @@ function lookupKey(options) {
 const rendered = new WeakMap();
 
 /** Renders `element` unless it shows a badge for these very options already. */
-function renderOnce(element, options) {
+function renderOnce(element, options, look) {
   const key = lookupKey(options);
   const last = rendered.get(element);
-  if (last?.key === key && element.firstElementChild?.shadowRoot) {
-    setTheme(element.firstElementChild, options.theme);
+  // The same options, and the badge still shown or not settled yet (a lazy
+  // one waiting to come into view): nothing to render again.
+  if (last?.key === key && (!last.settled || element.firstElementChild?.shadowRoot)) {
+    if (element.firstElementChild?.shadowRoot) setTheme(element.firstElementChild, options.theme);
     return last.promise;
   }
-  const promise = render(element, options, () => {
+  const entry = { key, settled: false };
+  entry.promise = render(element, options, () => {
     rendered.delete(element);
     renderOnce(element, options);
+  }, look).finally(() => {
+    entry.settled = true;
   });
-  rendered.set(element, { key, promise });
-  return promise;
+  rendered.set(element, entry);
+  return entry.promise;
 }
 
 /**
@@ -418,7 +428,8 @@ export function renderAll(root = document, { loading = "eager" } = {}) {
   try {
     const elements = [...root.querySelectorAll(SELECTOR)];
     if (root.matches?.(SELECTOR)) elements.unshift(root);
-    return Promise.all(elements.map((element) => renderOnce(element, { loading, ...fromAttributes(element, "data-") })));
+    const look = root.nodeType === 9 && elements.length <= LOOK_EARLY;
+    return Promise.all(elements.map((element) => renderOnce(element, { loading, ...fromAttributes(element, "data-") }, look)));
   } catch {
     return Promise.resolve([]);
   }
