@@ -10,23 +10,13 @@
 //   X402_ENGINES=firefox node scripts/bench-browser.mjs
 import { execFileSync } from "node:child_process";
 import { startDemo } from "./demo.mjs";
+import { median, timeBadges } from "./bench/timing.mjs";
 import { ENGINES, launch } from "../tests/support/browser.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 
 const RUNS = 5;
 const WWW = new URL("../www/", import.meta.url).pathname;
 
-/** In the page, from its start: the time each badge settled (left "checking"), in window.__settled. */
-function timeBadges() {
-  window.__settled = [];
-  new MutationObserver((changes) => {
-    for (const { target } of changes) {
-      if (target.classList?.contains("x402-verdict-badge") && target.dataset.state !== "checking") window.__settled.push(performance.now());
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The page's badges, once `count` have settled: when the last did, and the verdict requests made. */
 async function settle(page, url, count) {

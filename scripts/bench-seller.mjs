@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { BIN, demoKeys, ENDPOINTS } from "./demo.mjs";
+import { median, timeBadges } from "./bench/timing.mjs";
 import { launch } from "../tests/support/browser.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 import { PACKAGE } from "../tests/support/package.mjs";
@@ -50,17 +51,6 @@ async function startService() {
   return { url, publicKey, stop: () => child.kill("SIGINT") };
 }
 
-/** In the page, from its start: when each badge left "checking" (window.__settled). */
-function timeBadges() {
-  window.__settled = [];
-  new MutationObserver((changes) => {
-    for (const { target } of changes) {
-      if (target.classList?.contains("x402-verdict-badge") && target.dataset.state !== "checking") window.__settled.push(performance.now());
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One cold load of `url` at `latency` ms per request: when its `count` badges settled, and the requests made. */
 async function load(browser, url, latency, count) {
