@@ -21,6 +21,7 @@ use std::fmt;
 use crate::endpoint::{check_field, Endpoint, FieldRule};
 use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
+use crate::member::{MemberRule, Members};
 
 /// The largest challenge read, in bytes of JSON.
 pub const MAX_CHALLENGE_BYTES: usize = 64 * 1024;
@@ -65,7 +66,8 @@ impl Challenge {
     /// The first member that is missing or wrong, by its path
     /// (`accepts[1].payTo is missing`).
     pub fn from_value(value: &Value) -> Result<Self, ChallengeError> {
-        use MemberRule::*;
+        use ValueRule::NotOneOrTwo;
+        let missing = ValueRule::Member(MemberRule::Missing);
         match value {
             Value::Object(members) if members.names().next().is_none() => {
                 return Err(ChallengeRule::EmptyObject.into())
@@ -80,13 +82,13 @@ impl Challenge {
         let version = match value.get("x402Version") {
             Some(Value::Integer(1)) => 1,
             Some(Value::Integer(2)) => 2,
-            None => return Err(top("x402Version", Missing).into()),
+            None => return Err(top("x402Version", missing).into()),
             Some(_) => return Err(top("x402Version", NotOneOrTwo).into()),
         };
         let accepts = match value.get("accepts") {
             Some(Value::Array(items)) => items,
-            None => return Err(top("accepts", Missing).into()),
-            Some(_) => return Err(top("accepts", NotAList).into()),
+            None => return Err(top("accepts", missing).into()),
+            Some(_) => return Err(top("accepts", ValueRule::Member(MemberRule::NotAList)).into()),
         };
         if accepts.is_empty() {
             return Err(ChallengeRule::NoOptions.into());
@@ -97,7 +99,9 @@ impl Challenge {
         // v2 names the resource once for every option.
         let resource = match version {
             2 => {
-                let resource = value.get("resource").ok_or(top("resource", Missing))?;
+                let resource = value
+                    .get("resource")
+                    .ok_or_else(|| top("resource", missing.clone()))?;
                 Some(text(resource, "url").map_err(|rule| ChallengeRule::Member {
                     member: Member::ResourceUrl,
                     rule,
@@ -109,7 +113,8 @@ impl Challenge {
         for (i, item) in accepts.iter().enumerate() {
             let at = |member, rule| ChallengeRule::Member { member, rule };
             if !matches!(item, Value::Object(_)) {
-                return Err(at(Member::Accepted(i), NotAnObject).into());
+                let not_an_object = ValueRule::Member(MemberRule::NotAnObject);
+                return Err(at(Member::Accepted(i), not_an_object).into());
             }
             let option = read_option(item, resource)
                 .map_err(|(name, rule)| at(Member::AcceptedMember(i, name), rule))?;
@@ -332,7 +337,7 @@ pub enum ChallengeRule {
         /// Which member.
         member: Member,
         /// The rule it breaks.
-        rule: MemberRule,
+        rule: ValueRule,
     },
     /// `accepts` is an empty list.
     NoOptions,
@@ -369,16 +374,11 @@ pub enum Member {
 }
 
 /// A rule a member of a challenge can break, for [`ChallengeRule::Member`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemberRule {
-    /// It is required and absent (or `null`).
-    Missing,
-    /// It must be a string.
-    NotAString,
-    /// It must be a list (`accepts`).
-    NotAList,
-    /// It must be an object (an accepted option).
-    NotAnObject,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueRule {
+    /// A rule any member can break: missing (or `null`), not a string, not
+    /// a list (`accepts`), not an object (an accepted option).
+    Member(MemberRule),
     /// `x402Version` is neither 1 nor 2.
     NotOneOrTwo,
     /// An amount that is not decimal digits (at most 78 of them).
@@ -480,17 +480,14 @@ impl fmt::Display for Member {
     }
 }
 
-impl fmt::Display for MemberRule {
+impl fmt::Display for ValueRule {
     /// The rule broken, as a predicate (`is missing`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            MemberRule::Missing => "is missing",
-            MemberRule::NotAString => "is not a string",
-            MemberRule::NotAList => "is not a list",
-            MemberRule::NotAnObject => "is not an object",
-            MemberRule::NotOneOrTwo => "is not 1 or 2",
-            MemberRule::NotDigits => "is not a whole number in decimal digits",
-            MemberRule::Field(rule) => return rule.fmt(f),
+            ValueRule::Member(rule) => return rule.fmt(f),
+            ValueRule::NotOneOrTwo => "is not 1 or 2",
+            ValueRule::NotDigits => "is not a whole number in decimal digits",
+            ValueRule::Field(rule) => return rule.fmt(f),
         })
     }
 }
@@ -519,7 +516,7 @@ fn payment_required(value: &Value) -> Option<(bool, &Value)> {
 fn read_option(
     item: &Value,
     resource: Option<&str>,
-) -> Result<PaymentOption, (&'static str, MemberRule)> {
+) -> Result<PaymentOption, (&'static str, ValueRule)> {
     let member = |name| text(item, name).map_err(|rule| (name, rule));
     let (resource, amount_name) = match resource {
         Some(url) => (url, "amount"),
@@ -527,10 +524,10 @@ fn read_option(
     };
     let amount = member(amount_name)?;
     if amount.len() > MAX_AMOUNT_DIGITS || !amount.bytes().all(|b| b.is_ascii_digit()) {
-        return Err((amount_name, MemberRule::NotDigits));
+        return Err((amount_name, ValueRule::NotDigits));
     }
     let endpoint = Endpoint::new(member("network")?, member("payTo")?, resource)
-        .map_err(|e| (e.field, MemberRule::Field(e.rule)))?;
+        .map_err(|e| (e.field, ValueRule::Field(e.rule)))?;
     Ok(PaymentOption {
         endpoint,
         scheme: member("scheme")?.to_owned(),
@@ -541,15 +538,17 @@ fn read_option(
 
 /// Member `name` of `object`: a string that could name part of an endpoint
 /// (non-empty, at most 512 bytes, no control or format character).
-fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, MemberRule> {
-    match object.get(name) {
-        Some(Value::String(s)) => {
-            check_field(name, s).map_err(|e| MemberRule::Field(e.rule))?;
-            Ok(s)
-        }
-        None | Some(Value::Null) => Err(MemberRule::Missing),
-        Some(_) => Err(MemberRule::NotAString),
+fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, ValueRule> {
+    let Value::Object(members) = object else {
+        return Err(ValueRule::Member(MemberRule::Missing));
+    };
+    let text = match Members(members).str(name) {
+        Err(_) if matches!(members.get(name), Some(Value::Null)) => Err(MemberRule::Missing),
+        read => read,
     }
+    .map_err(ValueRule::Member)?;
+    check_field(name, text).map_err(|e| ValueRule::Field(e.rule))?;
+    Ok(text)
 }
 
 /// Where two readings of one challenge differ, if they do.

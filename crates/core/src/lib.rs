@@ -48,6 +48,7 @@ pub mod evaluate;
 pub mod hidden;
 pub mod json;
 pub mod keys;
+pub mod member;
 pub mod metrics;
 pub mod network;
 pub mod options;

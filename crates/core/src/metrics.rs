@@ -29,6 +29,8 @@
 use std::fmt;
 
 use crate::json::{Object, ObjectError, ParseError, Value};
+pub use crate::member::{MemberPath, Step};
+use crate::member::{MemberRule, Members, UnknownMember};
 use crate::time::Month;
 
 /// The value of `schema`.
@@ -208,42 +210,20 @@ pub struct MetricsError {
     pub rule: MetricsRule,
 }
 
-/// Where in a document: the members and items from the top, written as
-/// `series[2] (revenue): points[0].active`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MemberPath(pub Vec<Step>);
-
-/// One step of a [`MemberPath`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// The member of an object with this name.
-    Member(String),
-    /// The item of an array at this index.
-    Item(usize),
-    /// The item of `series` at this index, once its `id` is read: written
-    /// `[2] (revenue):`.
-    Series(usize, String),
-}
-
 /// A rule of the format, for [`MetricsError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MetricsRule {
     /// The text is not a document under the strict JSON rules of verdicts.
     NotJson(ParseError),
-    /// It is not a JSON object.
-    NotAnObject,
-    /// `schema` is not [`SCHEMA`].
-    NotSchema,
+    /// A rule any member can break: missing (a figure of a known series),
+    /// not `true` or `false`, not a list, not an object.
+    Member(MemberRule),
     /// The object holds a member the format does not have (this name).
     UnknownMember(String),
-    /// A figure of a known series is absent.
-    Missing,
-    /// It is not `true` or `false`.
-    NotBoolean,
+    /// `schema` is not [`SCHEMA`].
+    NotSchema,
     /// It is not a string holding more than white space.
     NotText,
-    /// It is not an array.
-    NotList,
     /// `period` is neither `null` nor an object.
     NotNullOrObject,
     /// `asOf` is not a date `YYYY-MM-DD`.
@@ -296,63 +276,15 @@ pub enum MetricsRule {
     NotRetainedOverEligible,
 }
 
-impl MemberPath {
-    /// The document itself.
-    pub fn root() -> Self {
-        MemberPath::default()
-    }
-
-    /// This path, then the member `name`.
-    pub fn member(&self, name: &str) -> Self {
-        self.then(Step::Member(name.to_owned()))
-    }
-
-    /// This path, then the item at `index`.
-    pub fn item(&self, index: usize) -> Self {
-        self.then(Step::Item(index))
-    }
-
-    /// This path (to `series`), then the series at `index` named `id`.
-    pub fn series(&self, index: usize, id: &str) -> Self {
-        self.then(Step::Series(index, id.to_owned()))
-    }
-
-    fn then(&self, step: Step) -> Self {
-        let mut steps = self.0.clone();
-        steps.push(step);
-        MemberPath(steps)
-    }
-}
-
-impl fmt::Display for MemberPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut before: Option<&Step> = None;
-        for step in &self.0 {
-            match (step, before) {
-                (Step::Member(name), Some(Step::Series(..))) => write!(f, ": {name}")?,
-                (Step::Member(name), Some(_)) => write!(f, ".{name}")?,
-                (Step::Member(name), None) => f.write_str(name)?,
-                (Step::Item(index), _) => write!(f, "[{index}]")?,
-                (Step::Series(index, id), _) => write!(f, "[{index}] ({id})")?,
-            }
-            before = Some(step);
-        }
-        Ok(())
-    }
-}
-
 impl fmt::Display for MetricsRule {
     /// The words after the path.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
-            Self::NotAnObject => f.write_str("is not an object"),
-            Self::NotSchema => write!(f, "is not \"{SCHEMA}\""),
+            Self::Member(rule) => rule.fmt(f),
             Self::UnknownMember(name) => write!(f, "unknown member `{name}`"),
-            Self::Missing => f.write_str("is missing"),
-            Self::NotBoolean => f.write_str("is not true or false"),
+            Self::NotSchema => write!(f, "is not \"{SCHEMA}\""),
             Self::NotText => f.write_str("is not a non-empty string"),
-            Self::NotList => f.write_str("is not a list"),
             Self::NotNullOrObject => f.write_str("is not null or an object"),
             Self::NotDate => f.write_str("is not a date YYYY-MM-DD"),
             Self::NotLastDay => f.write_str("is not the last day of its month"),
@@ -395,7 +327,9 @@ impl fmt::Display for MetricsError {
         let root = at.0.is_empty();
         match rule {
             MetricsRule::NotJson(_) => write!(f, "{rule}"),
-            MetricsRule::NotAnObject if root => f.write_str("not a JSON object"),
+            MetricsRule::Member(MemberRule::NotAnObject) if root => {
+                f.write_str("not a JSON object")
+            }
             MetricsRule::UnknownMember(_) if root => write!(f, "{rule}"),
             // A rule on what the object holds, not on the object.
             MetricsRule::UnknownMember(_)
@@ -420,6 +354,14 @@ fn broken<T>(at: MemberPath, rule: MetricsRule) -> Result<T, MetricsError> {
     Err(MetricsError { at, rule })
 }
 
+/// A shared reading, its error placed at `at`.
+fn read<T>(
+    at: impl FnOnce() -> MemberPath,
+    read: Result<T, MemberRule>,
+) -> Result<T, MetricsError> {
+    read.or_else(|rule| broken(at(), MetricsRule::Member(rule)))
+}
+
 impl PublishedMetrics {
     /// Reads a document under every rule of the format.
     ///
@@ -432,7 +374,7 @@ impl PublishedMetrics {
             at: MemberPath::root(),
             rule: match e {
                 ObjectError::NotJson(e) => MetricsRule::NotJson(e),
-                ObjectError::NotAnObject => MetricsRule::NotAnObject,
+                ObjectError::NotAnObject => MetricsRule::Member(MemberRule::NotAnObject),
             },
         })?;
         if top.get("schema").and_then(Value::as_str) != Some(SCHEMA) {
@@ -464,7 +406,7 @@ impl PublishedMetrics {
         let operator = read_operator(top.get("operator"), related_party)?;
         let list = root.member("series");
         let Some(items) = top.get("series").and_then(Value::as_array) else {
-            return broken(list, MetricsRule::NotList);
+            return broken(list, MetricsRule::Member(MemberRule::NotAList));
         };
         let mut series: Vec<Series> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
@@ -489,17 +431,13 @@ impl PublishedMetrics {
 
 /// Refuses any member of `object` (at `at`) not in `allowed`.
 fn only_members(object: &Object, at: &MemberPath, allowed: &[&str]) -> Result<(), MetricsError> {
-    match object.names().find(|name| !allowed.contains(name)) {
-        Some(name) => broken(at.clone(), MetricsRule::UnknownMember(name.to_owned())),
-        None => Ok(()),
-    }
+    Members(object)
+        .only(allowed)
+        .or_else(|UnknownMember(name)| broken(at.clone(), MetricsRule::UnknownMember(name)))
 }
 
 fn boolean(object: &Object, at: &MemberPath, name: &str) -> Result<bool, MetricsError> {
-    match object.get(name) {
-        Some(Value::Bool(b)) => Ok(*b),
-        _ => broken(at.member(name), MetricsRule::NotBoolean),
-    }
+    read(|| at.member(name), Members(object).bool(name))
 }
 
 fn text(object: &Object, at: &MemberPath, name: &str) -> Result<String, MetricsError> {
@@ -541,7 +479,7 @@ fn read_period(
 fn read_operator(value: Option<&Value>, related_party: bool) -> Result<Operator, MetricsError> {
     let at = MemberPath::root().member("operator");
     let Some(Value::Object(object)) = value else {
-        return broken(at, MetricsRule::NotAnObject);
+        return broken(at, MetricsRule::Member(MemberRule::NotAnObject));
     };
     only_members(object, &at, &["operator", "relatedParty", "disclosure"])?;
     let operator = Operator {
@@ -564,7 +502,10 @@ fn read_series(
     report_related: bool,
 ) -> Result<Series, MetricsError> {
     let Value::Object(object) = value else {
-        return broken(list.item(index), MetricsRule::NotAnObject);
+        return broken(
+            list.item(index),
+            MetricsRule::Member(MemberRule::NotAnObject),
+        );
     };
     let id = text(object, &list.item(index), "id")?;
     let at = list.series(index, &id);
@@ -592,7 +533,10 @@ fn read_series(
             return broken(at, MetricsRule::ReasonWhileAvailable);
         }
         let Some(Value::Array(items)) = points else {
-            return broken(at.member("points"), MetricsRule::NotList);
+            return broken(
+                at.member("points"),
+                MetricsRule::Member(MemberRule::NotAList),
+            );
         };
         let mut read = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
@@ -618,7 +562,10 @@ fn read_series(
             return broken(at, MetricsRule::PointsWhileUnavailable);
         }
         if !matches!(points, None | Some(Value::Array(_))) {
-            return broken(at.member("points"), MetricsRule::NotList);
+            return broken(
+                at.member("points"),
+                MetricsRule::Member(MemberRule::NotAList),
+            );
         }
         Figures::Unavailable {
             reason: text(object, &at, "unavailableReason")?,
@@ -641,7 +588,7 @@ fn read_point(
     period: Option<(Month, Month)>,
 ) -> Result<Point, MetricsError> {
     let Value::Object(object) = value else {
-        return broken(at.clone(), MetricsRule::NotAnObject);
+        return broken(at.clone(), MetricsRule::Member(MemberRule::NotAnObject));
     };
     let Some(month) = object
         .get("period")
@@ -674,7 +621,7 @@ fn read_point(
                     };
                     let value = object
                         .get(name)
-                        .ok_or_else(|| broken(MetricsRule::Missing))?;
+                        .ok_or_else(|| broken(MetricsRule::Member(MemberRule::Missing)))?;
                     let read = figure(value).map_err(broken)?;
                     match (kind, read) {
                         (Kind::Count, Figure::Count(_))
@@ -927,12 +874,12 @@ mod tests {
             (
                 set("/relatedParty", json!("yes")),
                 top("relatedParty"),
-                MetricsRule::NotBoolean,
+                MetricsRule::Member(MemberRule::NotABoolean),
             ),
             (
                 set("/operator", json!("Example")),
                 top("operator"),
-                MetricsRule::NotAnObject,
+                MetricsRule::Member(MemberRule::NotAnObject),
             ),
             (
                 set("/operator/operator", json!(" ")),
@@ -952,12 +899,12 @@ mod tests {
             (
                 set("/series", json!({})),
                 top("series"),
-                MetricsRule::NotList,
+                MetricsRule::Member(MemberRule::NotAList),
             ),
             (
                 set("/series/0", json!(1)),
                 top("series").item(0),
-                MetricsRule::NotAnObject,
+                MetricsRule::Member(MemberRule::NotAnObject),
             ),
             (
                 set("/series/0/id", json!("")),
@@ -982,7 +929,7 @@ mod tests {
             (
                 set("/series/0/available", json!(1)),
                 series(0, "sellers_attested").member("available"),
-                MetricsRule::NotBoolean,
+                MetricsRule::Member(MemberRule::NotABoolean),
             ),
             (
                 set("/series/0/unavailableReason", json!("x")),
@@ -992,7 +939,7 @@ mod tests {
             (
                 set("/series/0/points", json!({})),
                 series(0, "sellers_attested").member("points"),
-                MetricsRule::NotList,
+                MetricsRule::Member(MemberRule::NotAList),
             ),
             (
                 set("/series/3/points", json!([{ "period": "2026-08" }])),
@@ -1002,7 +949,7 @@ mod tests {
             (
                 set("/series/3/points", json!({})),
                 series(3, "revenue").member("points"),
-                MetricsRule::NotList,
+                MetricsRule::Member(MemberRule::NotAList),
             ),
             (
                 remove("/series/3/unavailableReason"),
@@ -1012,7 +959,7 @@ mod tests {
             (
                 set("/series/0/points/0", json!([])),
                 sellers(0),
-                MetricsRule::NotAnObject,
+                MetricsRule::Member(MemberRule::NotAnObject),
             ),
             (
                 set("/series/0/points/0/period", json!("2026-06-01")),
@@ -1042,7 +989,7 @@ mod tests {
             (
                 remove("/series/0/points/0/active"),
                 sellers(0).member("active"),
-                MetricsRule::Missing,
+                MetricsRule::Member(MemberRule::Missing),
             ),
             (
                 set("/series/0/points/0/active", json!(-1)),
@@ -1124,10 +1071,16 @@ mod tests {
         for (edit, at, rule) in cases {
             let mut doc = valid();
             edit(&mut doc);
-            rules.insert(std::mem::discriminant(&rule));
+            rules.insert(match &rule {
+                MetricsRule::Member(shared) => {
+                    format!("Member({:?})", std::mem::discriminant(shared))
+                }
+                rule => format!("{:?}", std::mem::discriminant(rule)),
+            });
             assert_eq!(parse(&doc), Err(MetricsError { at, rule }));
         }
-        // Every variant of MetricsRule but NotJson (see `strict_json_rules_apply`).
+        // Every variant of MetricsRule but NotJson (see `strict_json_rules_apply`),
+        // and each shared MemberRule it meets (four).
         assert_eq!(rules.len(), 31);
     }
 
@@ -1147,7 +1100,7 @@ mod tests {
                 not_json(ParseErrorKind::DuplicateMemberName, 65),
             ),
             (b"{} x", not_json(ParseErrorKind::TrailingCharacters, 3)),
-            (b"[1]", root(MetricsRule::NotAnObject)),
+            (b"[1]", root(MetricsRule::Member(MemberRule::NotAnObject))),
             (
                 b"{}",
                 MetricsError {
@@ -1166,13 +1119,13 @@ mod tests {
         let sellers = series(0, "sellers_attested");
         for (at, rule, line) in [
             (MemberPath::root(), MetricsRule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON: trailing characters at byte 3"),
-            (MemberPath::root(), MetricsRule::NotAnObject, "not a JSON object"),
+            (MemberPath::root(), MetricsRule::Member(MemberRule::NotAnObject), "not a JSON object"),
             (MemberPath::root(), MetricsRule::UnknownMember("extra".into()), "unknown member `extra`"),
             (top("schema"), MetricsRule::NotSchema, "schema is not \"published-metrics/v1\""),
             (top("period"), MetricsRule::UnknownMember("label".into()), "period: unknown member `label`"),
             (top("period").member("from"), MetricsRule::AfterTo, "period.from is after period.to"),
-            (top("operator"), MetricsRule::NotAnObject, "operator is not an object"),
-            (top("series").item(2), MetricsRule::NotAnObject, "series[2] is not an object"),
+            (top("operator"), MetricsRule::Member(MemberRule::NotAnObject), "operator is not an object"),
+            (top("series").item(2), MetricsRule::Member(MemberRule::NotAnObject), "series[2] is not an object"),
             (top("series").item(0).member("id"), MetricsRule::NotText, "series[0].id is not a non-empty string"),
             (series(3, "revenue").member("id"), MetricsRule::RepeatsId(0), "series[3] (revenue): id is also the id of series[0]"),
             (series(3, "revenue"), MetricsRule::PointsWhileUnavailable, "series[3] (revenue): unavailable, yet it has points"),

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use crate::json::{parse_strict, Object, ParseError, Value};
 use crate::keys::KeyId;
+use crate::member::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
 
@@ -108,10 +109,8 @@ pub enum VerdictError {
 /// A rule a member of `verdict` can break, for [`VerdictError::Field`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VerdictRule {
-    /// It is required and absent.
-    Missing,
-    /// It is not a string.
-    NotString,
+    /// A rule any member can break (missing, not a string, not a time).
+    Member(MemberRule),
     /// `v` is not the integer 1.
     NotOne,
     /// `outcome` is not one of the four wire outcomes.
@@ -124,8 +123,6 @@ pub enum VerdictRule {
     RequiredWithHumanBacked,
     /// Absent, though the outcome requires it.
     RequiredWithOutcome,
-    /// Not an RFC 3339 UTC time.
-    NotTime,
     /// `keyId` is not 16 lowercase hex digits.
     NotKeyId,
     /// `verifiedAt` is later than `issuedAt` (beyond the clock skew).
@@ -138,15 +135,13 @@ impl VerdictRule {
     /// The words for it, after the member's name.
     pub const fn as_str(self) -> &'static str {
         match self {
-            Self::Missing => "is missing",
-            Self::NotString => "is not a string",
+            Self::Member(rule) => rule.as_str(),
             Self::NotOne => "is not the integer 1",
             Self::UnknownOutcome => "is not one of human_backed, revoked, stale, no_signal",
             Self::NotAssuranceLevel => "is not 1 to 8 characters of A-Z 0-9 + -",
             Self::NotHoursInRange => "is not an integer from 1 to 8760",
             Self::RequiredWithHumanBacked => "is missing (required with human_backed)",
             Self::RequiredWithOutcome => "is missing (required with this outcome)",
-            Self::NotTime => "is not an RFC 3339 UTC time",
             Self::NotKeyId => "is not 16 lowercase hex digits",
             Self::LaterThanIssuedAt => "is later than issuedAt",
             Self::InTheFuture => "lies in the future",
@@ -185,6 +180,11 @@ fn field_error<T>(field: &'static str, rule: VerdictRule) -> Result<T, VerdictEr
     Err(VerdictError::Field { field, rule })
 }
 
+/// A shared reading of member `field`, its error named as the verdict's.
+fn read<T>(field: &'static str, read: Result<T, MemberRule>) -> Result<T, VerdictError> {
+    read.or_else(|rule| field_error(field, VerdictRule::Member(rule)))
+}
+
 impl VerdictDocument {
     /// Parses and validates a document from the bytes of a response body.
     ///
@@ -221,20 +221,20 @@ impl Verdict {
     /// The first rule broken, naming the field.
     pub fn from_object(raw: &Object) -> Result<Self, VerdictError> {
         check_numbers(raw)?;
-        match raw.get("v") {
-            Some(Value::Integer(1)) => {}
-            Some(_) => return field_error("v", VerdictRule::NotOne),
-            None => return field_error("v", VerdictRule::Missing),
+        let members = Members(raw);
+        match read("v", members.required("v"))? {
+            Value::Integer(1) => {}
+            _ => return field_error("v", VerdictRule::NotOne),
         }
-        let outcome = match optional_str(raw, "outcome") {
+        let outcome = match members.optional_str("outcome") {
             Ok(Some("human_backed")) => WireOutcome::HumanBacked,
             Ok(Some("revoked")) => WireOutcome::Revoked,
             Ok(Some("stale")) => WireOutcome::Stale,
             Ok(Some("no_signal")) => WireOutcome::NoSignal,
-            Ok(None) => return field_error("outcome", VerdictRule::Missing),
+            Ok(None) => return read("outcome", Err(MemberRule::Missing)),
             _ => return field_error("outcome", VerdictRule::UnknownOutcome),
         };
-        let assurance_level = optional_str(raw, "assuranceLevel")?
+        let assurance_level = read("assuranceLevel", members.optional_str("assuranceLevel"))?
             .map(|level| {
                 if is_assurance_level(level) {
                     Ok(level.to_owned())
@@ -243,7 +243,7 @@ impl Verdict {
                 }
             })
             .transpose()?;
-        let verified_at = optional_time(raw, "verifiedAt")?;
+        let verified_at = read("verifiedAt", members.optional_time("verifiedAt"))?;
         let recheck_every_hours = match raw.get("recheckEveryHours") {
             None => None,
             Some(v) => match v {
@@ -262,26 +262,22 @@ impl Verdict {
                 return field_error("recheckEveryHours", VerdictRule::RequiredWithOutcome);
             }
         }
-        let issued_at = optional_time(raw, "issuedAt")?;
+        let issued_at = read("issuedAt", members.optional_time("issuedAt"))?;
         if let (Some(verified), Some(issued)) = (verified_at, issued_at) {
             if verified > issued.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
                 return field_error("verifiedAt", VerdictRule::LaterThanIssuedAt);
             }
         }
-        let key_id = match optional_str(raw, "keyId")? {
-            Some(text) => KeyId::parse(text),
-            None => return field_error("keyId", VerdictRule::Missing),
-        };
+        let key_id = KeyId::parse(read("keyId", members.str("keyId"))?);
         Ok(Verdict {
-            chain: required_str(raw, "chain")?.to_owned(),
-            pay_to: required_str(raw, "payTo")?.to_owned(),
-            resource_url: required_str(raw, "resourceUrl")?.to_owned(),
+            chain: read("chain", members.str("chain"))?.to_owned(),
+            pay_to: read("payTo", members.str("payTo"))?.to_owned(),
+            resource_url: read("resourceUrl", members.str("resourceUrl"))?.to_owned(),
             outcome,
             assurance_level,
             verified_at,
             recheck_every_hours,
-            issued_at: issued_at
-                .map_or_else(|| field_error("issuedAt", VerdictRule::Missing), Ok)?,
+            issued_at: read("issuedAt", issued_at.ok_or(MemberRule::Missing))?,
             key_id: key_id.map_or_else(|| field_error("keyId", VerdictRule::NotKeyId), Ok)?,
         })
     }
@@ -294,27 +290,6 @@ pub fn is_assurance_level(level: &str) -> bool {
         && level
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'+' || b == b'-')
-}
-
-fn optional_str<'a>(raw: &'a Object, field: &'static str) -> Result<Option<&'a str>, VerdictError> {
-    match raw.get(field) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => field_error(field, VerdictRule::NotString),
-    }
-}
-
-fn required_str<'a>(raw: &'a Object, field: &'static str) -> Result<&'a str, VerdictError> {
-    optional_str(raw, field)?.map_or_else(|| field_error(field, VerdictRule::Missing), Ok)
-}
-
-fn optional_time(raw: &Object, field: &'static str) -> Result<Option<Timestamp>, VerdictError> {
-    optional_str(raw, field)?
-        .map(|text| {
-            Timestamp::parse_rfc3339(text)
-                .map_or_else(|| field_error(field, VerdictRule::NotTime), Ok)
-        })
-        .transpose()
 }
 
 /// Every number in a verdict must be an integer of magnitude at most 2^53 - 1,
@@ -377,7 +352,10 @@ mod tests {
     fn names_each_broken_rule() {
         type Edit = fn(&mut Map<String, Value>);
         let cases: [(Edit, VerdictError); 17] = [
-            (|m| drop(m.remove("v")), field("v", VerdictRule::Missing)),
+            (
+                |m| drop(m.remove("v")),
+                field("v", VerdictRule::Member(MemberRule::Missing)),
+            ),
             (
                 |m| drop(m.insert("v".into(), json!(2))),
                 field("v", VerdictRule::NotOne),
@@ -388,11 +366,11 @@ mod tests {
             ),
             (
                 |m| drop(m.remove("chain")),
-                field("chain", VerdictRule::Missing),
+                field("chain", VerdictRule::Member(MemberRule::Missing)),
             ),
             (
                 |m| drop(m.insert("payTo".into(), json!(7))),
-                field("payTo", VerdictRule::NotString),
+                field("payTo", VerdictRule::Member(MemberRule::NotAString)),
             ),
             (
                 |m| drop(m.insert("outcome".into(), json!("great"))),
@@ -416,7 +394,7 @@ mod tests {
             ),
             (
                 |m| drop(m.insert("verifiedAt".into(), json!("2026-09-01"))),
-                field("verifiedAt", VerdictRule::NotTime),
+                field("verifiedAt", VerdictRule::Member(MemberRule::NotATime)),
             ),
             (
                 |m| drop(m.insert("recheckEveryHours".into(), json!(0))),
@@ -436,7 +414,7 @@ mod tests {
             ),
             (
                 |m| drop(m.remove("issuedAt")),
-                field("issuedAt", VerdictRule::Missing),
+                field("issuedAt", VerdictRule::Member(MemberRule::Missing)),
             ),
             (
                 |m| drop(m.insert("keyId".into(), json!("3F9A1C07B2E4D856"))),

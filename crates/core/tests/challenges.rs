@@ -4,11 +4,12 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::{
-    ChallengeError, ChallengeRule, Difference, Endpoints, Member, MemberRule, Within,
+    ChallengeError, ChallengeRule, Difference, Endpoints, Member, ValueRule, Within,
     MAX_CHALLENGE_BYTES, MAX_OPTIONS,
 };
 use x402_verdict_core::endpoint::FieldRule;
 use x402_verdict_core::json::{ParseError, ParseErrorKind};
+use x402_verdict_core::member::MemberRule;
 use x402_verdict_core::Challenge;
 
 const CASES: &str = include_str!("challenges.json");
@@ -109,7 +110,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
             Some(Within::Body),
             ChallengeRule::Member {
                 member: Member::AcceptedMember(0, "amount"),
-                rule: MemberRule::NotAString
+                rule: ValueRule::Member(MemberRule::NotAString)
             }
         )
     );
@@ -161,7 +162,7 @@ fn http_without_a_header_reads_the_body() {
             Some(Within::BodyWithoutHeader),
             ChallengeRule::Member {
                 member: Member::Top("x402Version"),
-                rule: MemberRule::Missing
+                rule: ValueRule::Member(MemberRule::Missing)
             }
         )
     );
@@ -220,8 +221,9 @@ fn size_and_count_are_bounded() {
 
 #[test]
 fn each_problem_is_named_by_its_type() {
-    use MemberRule::*;
+    use ValueRule::{Field, NotDigits, NotOneOrTwo};
     let member = |member, rule| ChallengeRule::Member { member, rule };
+    let shared = ValueRule::Member;
     let option = r#"{"scheme":"exact","network":"base","maxAmountRequired":"1","resource":"https://r.example/","payTo":"0x1","asset":"0x2"}"#;
     let v1 = |accepts: &str| format!(r#"{{"x402Version":1,"accepts":[{accepts}]}}"#);
     let cases: Vec<(String, Option<Within>, ChallengeRule)> = vec![
@@ -229,10 +231,10 @@ fn each_problem_is_named_by_its_type() {
         ("{}".into(), None, ChallengeRule::EmptyObject),
         ("[1]".into(), None, ChallengeRule::HeaderNotBase64),
         (r#"{"x402Version":3,"accepts":[]}"#.into(), None, member(Member::Top("x402Version"), NotOneOrTwo)),
-        (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), Missing)),
-        (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), NotAList)),
+        (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), shared(MemberRule::Missing))),
+        (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), shared(MemberRule::NotAList))),
         (v1(""), None, ChallengeRule::NoOptions),
-        (v1(&format!("{option},1")), None, member(Member::Accepted(1), NotAnObject)),
+        (v1(&format!("{option},1")), None, member(Member::Accepted(1), shared(MemberRule::NotAnObject))),
         (
             v1(&option.replace(r#""1""#, r#""1.5""#)),
             None,
@@ -246,7 +248,7 @@ fn each_problem_is_named_by_its_type() {
         (
             r#"{"x402Version":2,"resource":{},"accepts":[{}]}"#.into(),
             None,
-            member(Member::ResourceUrl, Missing),
+            member(Member::ResourceUrl, shared(MemberRule::Missing)),
         ),
         (r#"{"isError":true,"content":1}"#.into(), None, ChallengeRule::NoChallengeInResult),
         (r#"{"jsonrpc":"2.0","result":1}"#.into(), None, ChallengeRule::ResultNotAnObject),
@@ -263,7 +265,7 @@ fn each_problem_is_named_by_its_type() {
         (
             r#"{"isError":true,"content":[{"type":"text","text":"{\"x402Version\":1,\"accepts\":1}"}]}"#.into(),
             Some(Within::ContentText { wrapped: false }),
-            member(Member::Top("accepts"), NotAList),
+            member(Member::Top("accepts"), shared(MemberRule::NotAList)),
         ),
         ("{".into(), None, ChallengeRule::NotJson(ParseError { kind: ParseErrorKind::ExpectedMemberName, offset: 1 })),
     ];

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use axum::body::Bytes;
 use x402_verdict_core::endpoint::{canonical_address, check_field, EndpointError};
 use x402_verdict_core::json::{Object, Value};
+use x402_verdict_core::member::{MemberError, MemberPath, MemberRule, Members, UnknownMember};
 use x402_verdict_core::network::canonical_chain;
 use x402_verdict_core::resource::{normalize, path_span};
 use x402_verdict_core::verdict::{is_assurance_level, VerdictError};
@@ -59,8 +60,8 @@ pub enum RegistryRule {
     #[error("the registry is not a JSON object")]
     NotAnObject,
     /// `attestations` or `published` is not a list.
-    #[error("{0} is not a list")]
-    NotAList(&'static str),
+    #[error(transparent)]
+    Member(MemberError),
     /// A top-level member other than those two (its name escaped).
     #[error("unknown member `{}` (expected attestations, published)", .0.escape_debug())]
     UnknownMember(String),
@@ -83,21 +84,12 @@ pub enum EntryRule {
     /// The entry is not an object.
     #[error("the entry is not a JSON object")]
     NotAnObject,
+    /// A member is missing or of the wrong type.
+    #[error(transparent)]
+    Member(#[from] MemberError),
     /// A member an attestation does not have (its name escaped).
     #[error("unknown member `{}`", .0.escape_debug())]
     UnknownMember(String),
-    /// A required member is absent.
-    #[error("{0} is missing")]
-    Missing(&'static str),
-    /// A member is not a string.
-    #[error("{0} is not a string")]
-    NotAString(&'static str),
-    /// `relatedParty` is not a boolean.
-    #[error("{0} is not true or false")]
-    NotABoolean(&'static str),
-    /// A time is not an RFC 3339 UTC time.
-    #[error("{0} is not an RFC 3339 UTC time")]
-    NotATime(&'static str),
     /// `match` cannot be used.
     #[error(transparent)]
     Coverage(#[from] CoverageError),
@@ -417,7 +409,9 @@ impl Registry {
         let mut list = |name: &'static str| match top.remove(name) {
             None => Ok(Vec::new()),
             Some(Value::Array(items)) => Ok(items),
-            Some(_) => Err(RegistryRule::NotAList(name)),
+            Some(_) => Err(RegistryRule::Member(
+                MemberRule::NotAList.at(MemberPath::root().member(name)),
+            )),
         };
         let (attestations, published) = (list("attestations")?, list("published")?);
         if let Some(name) = top.names().next() {
@@ -527,31 +521,30 @@ fn add<T>(index: &mut HashMap<Key, T>, key: Key, entry: T) -> Result<(), EntryRu
     }
 }
 
-/// The members of one registry entry, taken one at a time so that every
-/// error names its field.
-struct Fields(Object);
+/// The members of one registry entry, read by the core's shared reader so
+/// that every error names its member.
+#[derive(Clone, Copy)]
+struct Fields<'a>(Members<'a>);
 
-impl Fields {
-    fn take(&mut self, name: &'static str) -> Result<Value, EntryRule> {
-        self.0.remove(name).ok_or(EntryRule::Missing(name))
+impl<'a> Fields<'a> {
+    fn at<T>(name: &str, read: Result<T, MemberRule>) -> Result<T, EntryRule> {
+        read.map_err(|rule| rule.at(MemberPath::root().member(name)).into())
     }
 
-    fn text(&mut self, name: &'static str) -> Result<String, EntryRule> {
-        match self.take(name)? {
-            Value::String(text) => Ok(text),
-            _ => Err(EntryRule::NotAString(name)),
-        }
+    fn take(self, name: &str) -> Result<&'a Value, EntryRule> {
+        Self::at(name, self.0.required(name))
     }
 
-    fn flag(&mut self, name: &'static str) -> Result<bool, EntryRule> {
-        match self.take(name)? {
-            Value::Bool(flag) => Ok(flag),
-            _ => Err(EntryRule::NotABoolean(name)),
-        }
+    fn text(self, name: &str) -> Result<&'a str, EntryRule> {
+        Self::at(name, self.0.str(name))
     }
 
-    fn time(&mut self, name: &'static str) -> Result<Timestamp, EntryRule> {
-        Timestamp::parse_rfc3339(&self.text(name)?).ok_or(EntryRule::NotATime(name))
+    fn flag(self, name: &str) -> Result<bool, EntryRule> {
+        Self::at(name, self.0.bool(name))
+    }
+
+    fn time(self, name: &str) -> Result<Timestamp, EntryRule> {
+        Self::at(name, self.0.time(name))
     }
 }
 
@@ -559,45 +552,44 @@ fn check_entry(item: Value) -> Result<Attestation, EntryRule> {
     let Value::Object(members) = item else {
         return Err(EntryRule::NotAnObject);
     };
-    if let Some(name) = members
-        .names()
-        .find(|n| !ENTRY_FIELDS.contains(n) && *n != REVOKED_AT && *n != MATCH)
-    {
-        return Err(EntryRule::UnknownMember(name.to_owned()));
-    }
-    let mut fields = Fields(members);
-    let coverage = match fields.0.remove(MATCH) {
+    let mut names = ENTRY_FIELDS.to_vec();
+    names.extend([REVOKED_AT, MATCH]);
+    Members(&members)
+        .only(&names)
+        .map_err(|UnknownMember(name)| EntryRule::UnknownMember(name))?;
+    let fields = Fields(Members(&members));
+    let coverage = match members.get(MATCH) {
         None => Coverage::Exact,
         Some(Value::String(name)) => Coverage::NAMES
             .iter()
-            .find(|(n, _)| *n == name)
+            .find(|(n, _)| n == name)
             .map(|(_, c)| *c)
-            .ok_or(CoverageError::Unknown(name))?,
+            .ok_or_else(|| CoverageError::Unknown(name.clone()))?,
         Some(_) => return Err(CoverageError::NotAString.into()),
     };
     let endpoint = Endpoint::new(
-        &fields.text("chain")?,
-        &fields.text("payTo")?,
-        &fields.text("resourceUrl")?,
+        fields.text("chain")?,
+        fields.text("payTo")?,
+        fields.text("resourceUrl")?,
     )?;
-    let operator = fields.text("operator")?;
+    let operator = fields.text("operator")?.to_owned();
     if operator.trim().is_empty() {
         return Err(EntryRule::OperatorEmpty);
     }
     // The endpoint's rule bounds the operator too, so that no verdict the
     // service signs comes near the body size consumers accept.
     check_field("operator", &operator)?;
-    let assurance_level = fields.text("assuranceLevel")?;
+    let assurance_level = fields.text("assuranceLevel")?.to_owned();
     if !is_assurance_level(&assurance_level) {
         return Err(EntryRule::NotAssuranceLevel);
     }
-    let status = match fields.text("status")?.as_str() {
+    let status = match fields.text("status")? {
         "active" => Status::Active,
         "revoked" => Status::Revoked,
         _ => return Err(EntryRule::NotAStatus),
     };
     let recheck_every_hours = match fields.take("recheckEveryHours")? {
-        Value::Integer(h) => u32::try_from(h).ok().filter(|h| (1..=8760).contains(h)),
+        Value::Integer(h) => u32::try_from(*h).ok().filter(|h| (1..=8760).contains(h)),
         _ => None,
     }
     .ok_or(EntryRule::NotHoursInRange)?;
@@ -607,7 +599,7 @@ fn check_entry(item: Value) -> Result<Attestation, EntryRule> {
     if last_rechecked_at < attested_at {
         return Err(EntryRule::RecheckedBeforeAttested);
     }
-    let revoked_at = match fields.0.get(REVOKED_AT) {
+    let revoked_at = match members.get(REVOKED_AT) {
         None => None,
         Some(_) if status == Status::Active => return Err(EntryRule::RevokedWhileActive),
         Some(_) => Some(fields.time(REVOKED_AT)?),
