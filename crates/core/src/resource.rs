@@ -2,26 +2,31 @@
 //! of the service's index, the consumers' endpoint binding and `check`.
 //!
 //! An `http` or `https` URL is compared by its normalized form, the
-//! case and scheme-based rules of RFC 3986 sections 6.2.2.1 and 6.2.3:
+//! syntax-based and scheme-based rules of RFC 3986 sections 6.2.2 and 6.2.3:
 //!
 //! - the scheme and the host in lowercase (`HTTPS://API.Example.com` is
 //!   `https://api.example.com`);
-//! - percent-encodings with uppercase hex digits (`%2f` is `%2F`);
+//! - in the path, query and fragment, a percent-encoded unreserved
+//!   character (a letter, a digit, `-`, `.`, `_`, `~`) decoded (`%7e` is
+//!   `~`, `%41` is `A`), every other percent-encoding with uppercase hex
+//!   digits (`%2f` is `%2F`; the userinfo and host are kept but for the
+//!   host's case), and a `%` that starts no percent-encoding read as one
+//!   (`100%` is `100%25`);
+//! - the path's `.` and `..` segments removed (RFC 3986 section 5.2.4, also
+//!   when encoded: `/v1/%2E%2E/admin` is `/admin`);
 //! - the default port dropped (`:443` for `https`, `:80` for `http`, and an
 //!   empty one);
 //! - an empty path written `/`.
 //!
 //! The path's case, the query and the fragment stay as they are (after the
-//! percent-encoding rule); `.` and `..` segments and encoded unreserved
-//! characters are not rewritten (an HTTP client resolves the first before it
-//! asks, and the reference service never lets a `path` or `prefix`
-//! attestation cover a URL holding one). Any other value (another scheme,
-//! such as `mcp://`, or no `://`) compares exactly.
+//! percent-encoding rule). Any other value (another scheme, such as
+//! `mcp://`, or no `://`) compares exactly.
 //!
 //! ```
 //! use x402_verdict_core::resource::{normalize, same_resource};
 //!
-//! assert_eq!(normalize("HTTPS://Api.Example.com:443?q=%7e%2f"), "https://api.example.com/?q=%7E%2F");
+//! assert_eq!(normalize("HTTPS://Api.Example.com:443?q=%7e%2f"), "https://api.example.com/?q=~%2F");
+//! assert_eq!(normalize("http://h/v1/./a/../%2E%2E/admin"), "http://h/admin");
 //! assert!(same_resource("http://h:80/b", "http://H/b"));
 //! assert!(!same_resource("https://h/A", "https://h/a"));
 //! assert!(!same_resource("mcp://Tools/x", "mcp://tools/x"));
@@ -36,8 +41,6 @@ pub fn same_resource(a: &str, b: &str) -> bool {
 
 /// The normalized form of a resource URL (see the [module](self) for the
 /// rule); a value that is not an `http` or `https` URL, as it is.
-///
-/// One pass over the text, so that it adds little to the badge's wasm.
 pub fn normalize(url: &str) -> Cow<'_, str> {
     let starts = |prefix: &str| {
         url.get(..prefix.len())
@@ -68,21 +71,67 @@ pub fn normalize(url: &str) -> Cow<'_, str> {
     out.push_str(scheme);
     out.push_str(&authority[..host]);
     out.push_str(&authority[host..].to_ascii_lowercase());
-    if !tail.starts_with('/') {
+    let path = tail.starts_with('/');
+    if !path {
         out.push('/');
     }
-    // The two hex digits after each '%' in uppercase.
-    let mut digits = 0;
-    for c in tail.chars() {
-        if digits > 0 && c.is_ascii_hexdigit() {
-            out.push(c.to_ascii_uppercase());
-            digits -= 1;
-        } else {
-            digits = if c == '%' { 2 } else { 0 };
-            out.push(c);
+    // One pass: the percent-encodings, then each path segment once written.
+    let bytes = tail.as_bytes();
+    let start = out.len();
+    // Where the path's last `/` is in `out`, while in the path.
+    let (mut in_path, mut segment) = (path, start);
+    let mut skip = 0;
+    for (i, mut c) in tail.char_indices() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
         }
+        if in_path && i > 0 && matches!(c, '/' | '?' | '#') {
+            if dot_segment_removed(&mut out, start, segment) && c != '/' {
+                out.push('/');
+            }
+            (in_path, segment) = (c == '/', out.len());
+        }
+        let hex = |k: usize| bytes.get(i + k).and_then(|&d| char::from(d).to_digit(16));
+        if c == '%' {
+            if let (Some(high), Some(low)) = (hex(1), hex(2)) {
+                skip = 2;
+                c = char::from((high * 16 + low) as u8);
+                if !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')) {
+                    out.push('%');
+                    out.push(char::from(bytes[i + 1]).to_ascii_uppercase());
+                    c = char::from(bytes[i + 2]).to_ascii_uppercase();
+                }
+            } else {
+                // A `%` that starts no percent-encoding is one: `%25`.
+                out.push_str("%2");
+                c = '5';
+            }
+        }
+        out.push(c);
+    }
+    if in_path && dot_segment_removed(&mut out, start, segment) {
+        out.push('/');
     }
     Cow::Owned(out)
+}
+
+/// Removes the path segment `out` ends with, after the `/` at `segment`,
+/// when it is `.`, or `..` with the segment before it (RFC 3986 section
+/// 5.2.4; the path starts at `path`): whether it did.
+fn dot_segment_removed(out: &mut String, path: usize, segment: usize) -> bool {
+    let dots = matches!(&out.as_bytes()[segment + 1..], b"." | b"..");
+    if dots {
+        let mut end = segment;
+        if out.len() - segment == 3 {
+            let parent = out.as_bytes()[path..segment]
+                .iter()
+                .rposition(|&b| b == b'/');
+            end = path + parent.unwrap_or(0);
+        }
+        out.truncate(end);
+    }
+    dots
 }
 
 /// Where the path ends in a [`normalize`]d `http` or `https` URL, and where
@@ -117,10 +166,20 @@ mod tests {
             ("https://h.example?q=1", "https://h.example/?q=1"),
             ("https://h.example#f", "https://h.example/#f"),
             ("https://h/a%2fb?x=%c3%a9", "https://h/a%2Fb?x=%C3%A9"),
-            ("https://h/%7euser/%4a%2d", "https://h/%7Euser/%4A%2D"),
-            ("https://h/100%/%zz/%4", "https://h/100%/%zz/%4"),
-            ("https://h/%+1/%é", "https://h/%+1/%é"),
-            ("https://h/a/./b/../c", "https://h/a/./b/../c"),
+            ("https://h/%7euser/%4a%2d%5F%2E", "https://h/~user/J-_."),
+            ("https://h/%2f%3A%c3%a9%25", "https://h/%2F%3A%C3%A9%25"),
+            ("https://h/p?%61=%7e&b=%2f#%41", "https://h/p?a=~&b=%2F#A"),
+            ("https://h/%%61/%6%62/%%2E", "https://h/%25a/%256b/%25."),
+            ("https://h/100%/%zz/%4", "https://h/100%25/%25zz/%254"),
+            ("https://h/%+1/%é", "https://h/%25+1/%25é"),
+            ("https://h/a/./b/../c", "https://h/a/c"),
+            ("https://h/v1/../admin", "https://h/admin"),
+            ("https://h/v1/%2E%2e/admin", "https://h/admin"),
+            ("https://h/v1/.%2E/.%2e/..", "https://h/"),
+            ("https://h/a/%2E/b/.", "https://h/a/b/"),
+            ("https://h/..?q=/../x", "https://h/?q=/../x"),
+            ("https://h/.../..a/a../.b/b.", "https://h/.../..a/a../.b/b."),
+            ("https://h/a%2F..%2Fb", "https://h/a%2F..%2Fb"),
             ("https://h//a", "https://h//a"),
             ("https://h/x?a/../b#c/./d", "https://h/x?a/../b#c/./d"),
             (
@@ -139,6 +198,69 @@ mod tests {
                 normalized,
                 "{normalized} is not stable"
             );
+        }
+    }
+
+    #[test]
+    fn removes_dot_segments_as_rfc_3986_does() {
+        // Section 5.2.4's two examples, then the paths of section 5.4's
+        // reference resolution (base http://a/b/c/d;p?q) before and after.
+        for (path, removed) in [
+            ("/a/b/c/./../../g", "/a/g"),
+            ("/mid/content=5/../6", "/mid/6"),
+            ("/b/c/./g", "/b/c/g"),
+            ("/b/c/g/", "/b/c/g/"),
+            ("/b/c/.", "/b/c/"),
+            ("/b/c/./", "/b/c/"),
+            ("/b/c/..", "/b/"),
+            ("/b/c/../", "/b/"),
+            ("/b/c/../g", "/b/g"),
+            ("/b/c/../..", "/"),
+            ("/b/c/../../", "/"),
+            ("/b/c/../../g", "/g"),
+            ("/b/c/../../../g", "/g"),
+            ("/b/c/../../../../g", "/g"),
+            ("/./g", "/g"),
+            ("/../g", "/g"),
+            ("/b/c/g.", "/b/c/g."),
+            ("/b/c/.g", "/b/c/.g"),
+            ("/b/c/g..", "/b/c/g.."),
+            ("/b/c/..g", "/b/c/..g"),
+            ("/b/c/./../g", "/b/g"),
+            ("/b/c/./g/.", "/b/c/g/"),
+            ("/b/c/g/./h", "/b/c/g/h"),
+            ("/b/c/g/../h", "/b/c/h"),
+            ("/b/c/g;x=1/./y", "/b/c/g;x=1/y"),
+            ("/b/c/g;x=1/../y", "/b/c/y"),
+        ] {
+            assert_eq!(
+                normalize(&format!("http://a{path}")),
+                format!("http://a{removed}"),
+                "{path}"
+            );
+        }
+        // Section 6.2.2's example, in http.
+        assert!(same_resource(
+            "http://a/b/c/%7Bfoo%7D",
+            "HTTP://a/./b/../b/%63/%7bfoo%7d"
+        ));
+    }
+
+    #[test]
+    fn normalizing_twice_changes_nothing() {
+        let pieces = [
+            "%", "%%", "4", "%41", "%2e", "%2f", ".", "/", "..", "a", "%6", "?",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in pieces {
+                        let url = format!("http://h/{a}{b}{c}{d}");
+                        let once = normalize(&url).into_owned();
+                        assert_eq!(normalize(&once), once, "{url}");
+                    }
+                }
+            }
         }
     }
 

@@ -219,8 +219,9 @@ fn every_reason() {
     assert_eq!(mismatch.signature, SignatureStatus::NotChecked);
 
     // Another spelling of the same resource URL (RFC 3986 section 6.2.2
-    // normalization) is this endpoint; another path, query, port or scheme
-    // is another endpoint.
+    // normalization: case, default port, decoded unreserved characters, dot
+    // segments) is this endpoint; another path, query, port or scheme is
+    // another endpoint.
     for (resource_url, state, reason) in [
         (
             "HTTPS://API.Example.com/premium-data",
@@ -239,6 +240,21 @@ fn every_reason() {
         ),
         (
             "https://api.example.com/premium%2ddata",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com/v1/%2E%2E/./premium-data",
+            State::HumanBacked,
+            None,
+        ),
+        (
+            "https://api.example.com/premium-data/.",
+            State::Unknown,
+            Some(Reason::EndpointMismatch),
+        ),
+        (
+            "https://api.example.com/premium%2Fdata",
             State::Unknown,
             Some(Reason::EndpointMismatch),
         ),

@@ -456,7 +456,7 @@ impl Registry {
     /// What the registry holds for `endpoint`, by the consumers' matching
     /// rule: the exact entry for its URL, else the path attestation for its
     /// path, else the attestation of the longest prefix covering its path
-    /// (never for a path holding a `.` or `..` segment).
+    /// (the normalized path, which has no `.` or `..` segment left).
     pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
         let mut key = Key::of(endpoint);
         if let Some(entry) = self.index.get(&key) {
@@ -469,10 +469,6 @@ impl Registry {
             return None;
         }
         let (start, end) = path_span(&key.resource_url)?;
-        // A dot segment is never covered: the path it names is elsewhere.
-        if key.resource_url[start..end].split('/').any(is_dot_segment) {
-            return None;
-        }
         key.resource_url.truncate(end);
         let mut found = self.paths.get(&key);
         // The path itself, then each shorter path ending before a `/`.
@@ -500,14 +496,6 @@ impl Registry {
     pub fn attestation_count(&self) -> usize {
         self.attestations.len()
     }
-}
-
-/// Whether a path segment is `.` or `..`, also percent-encoded (`%2e`).
-fn is_dot_segment(segment: &str) -> bool {
-    matches!(
-        segment.to_ascii_lowercase().replace("%2e", ".").as_str(),
-        "." | ".."
-    )
 }
 
 /// Indexes an entry; each key may be named by one entry only.
@@ -970,7 +958,8 @@ mod tests {
         let base = "https://api.example.com";
         for (path, operator) in [
             ("/weather?city=Paris", Some("exact")),
-            ("/weather?city=%50aris", Some("path")),
+            ("/weather?city=%50aris", Some("exact")),
+            ("/weather?city=%4Condon", Some("path")),
             ("/weather?city=London", Some("path")),
             ("/weather", Some("path")),
             ("/weather#now", Some("path")),
@@ -985,8 +974,15 @@ mod tests {
             ("/v1/admin", Some("v1 admin")),
             ("/v1/admin/users", Some("v1 admin")),
             ("/v1/administrator", Some("v1")),
-            ("/v1/admin/../items", None),
+            ("/v1/admin/../items", Some("v1")),
             ("/v1/%2e%2E/admin", None),
+            ("/v1/../admin", None),
+            ("/v1/admin/..", Some("v1")),
+            ("/v1/./admin/x", Some("v1 admin")),
+            ("/v1/%61dmin", Some("v1 admin")),
+            ("/admin/../v1/x", Some("v1")),
+            ("/weather/./", Some("weather prefix")),
+            ("/weather/../weather?city=Rome", Some("path")),
             ("/v1/.hidden", Some("v1")),
             ("/v1/../v2", None),
             ("/report?format=pdf", Some("report")),
