@@ -35,6 +35,17 @@ pub enum JsonFileError {
     },
 }
 
+/// A file whose contents break a rule: the file, then the rule.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {rule}", path.display())]
+pub struct InvalidFile<R> {
+    /// The file.
+    pub path: PathBuf,
+    /// The rule broken, and where.
+    #[source]
+    pub rule: R,
+}
+
 /// Reads `path` as one JSON document with the core's strict parser, which
 /// refuses duplicate member names at any depth, lone surrogates, invalid
 /// UTF-8 and deep nesting, so that no entry is silently dropped or merged.

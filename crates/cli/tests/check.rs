@@ -473,17 +473,8 @@ async fn serve_refuses_a_demo_challenge_it_cannot_send() {
         keys.to_str().unwrap(),
         paid.to_str().unwrap(),
     );
-    let args = [
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--registry",
-        r,
-        "--keys",
-        k,
-        "--demo-paid",
-        p,
-    ];
+    let mut args = serve_args(r, k);
+    args.extend(["--demo-paid", p]);
     let (code, _, err) = run(&args).await;
     assert_eq!((code, err), (2, format!("x402-verdict: {p}: x402Version is not 2 (the PAYMENT-REQUIRED header is x402 v2)\n")));
     let mut bad = v2_challenge();

@@ -150,15 +150,7 @@ async fn a_key_file_that_is_not_a_private_regular_file_is_never_read() {
     for (keys, problem) in cases {
         let k = keys.display().to_string();
         let expected = format!("x402-verdict: {k}: {problem}");
-        let serve = [
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--registry",
-            &r,
-            "--keys",
-            &k,
-        ];
+        let serve = serve_args(&r, &k);
         for args in [&serve[..], &["sign", "--keys", &k, &verdict]] {
             let (code, out, err) = tokio::time::timeout(Duration::from_secs(60), run(args))
                 .await

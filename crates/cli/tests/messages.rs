@@ -33,17 +33,7 @@ fn edited_keys(keys: &std::path::Path, edit: impl FnOnce(&mut Value)) -> String 
 #[tokio::test]
 async fn bad_arguments_are_named_by_clap_with_the_reason() {
     let lookup = |flag: &'static str, value: &'static str| {
-        let mut args = vec![
-            "lookup",
-            "--base-url",
-            "http://127.0.0.1:9",
-            "--chain",
-            "c",
-            "--pay-to",
-            "p",
-            "--resource-url",
-            "r",
-        ];
+        let mut args = lookup_args("http://127.0.0.1:9", "r", &[]);
         match args.iter().position(|a| *a == flag) {
             Some(i) => args[i + 1] = value,
             None => args.extend([flag, value]),
@@ -98,18 +88,7 @@ async fn a_bad_registry_or_key_file_is_named_with_what_is_wrong() {
     let missing = files.dir.join("missing.json").display().to_string();
     let serve = |registry: &str, keys: &str| {
         let (registry, keys) = (registry.to_owned(), keys.to_owned());
-        async move {
-            refusal(&[
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--registry",
-                &registry,
-                "--keys",
-                &keys,
-            ])
-            .await
-        }
+        async move { refusal(&serve_args(&registry, &keys)).await }
     };
     let not_found = "No such file or directory (os error 2)";
     assert_eq!(

@@ -110,12 +110,11 @@ impl Setup {
 
     /// `serve` that must refuse to start: its exit code and stderr.
     async fn refused(&self, extra: &[&str]) -> (i32, String) {
-        let mut args = vec!["serve", "--listen", "127.0.0.1:0"];
         let (registry, keys) = (
             self.registry.display().to_string(),
             self.keys.display().to_string(),
         );
-        args.extend(["--registry", &registry, "--keys", &keys]);
+        let mut args = serve_args(&registry, &keys);
         args.extend(extra);
         let (code, _, err) = run(&args).await;
         (code, err)
@@ -324,21 +323,8 @@ async fn an_unwritable_data_folder_refuses_start_even_within_the_same_second() {
     );
     let data_arg = setup.data();
     // A start that got past the check would serve until stopped.
-    let args = [
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--registry",
-        &registry,
-        "--keys",
-        &keys,
-        "--operator",
-        &operator,
-        "--data",
-        &data_arg,
-        "--now",
-        now,
-    ];
+    let mut args = serve_args(&registry, &keys);
+    args.extend(["--operator", &operator, "--data", &data_arg, "--now", now]);
     let refused = run_as_another_user(&args);
     let (code, out, err) = tokio::time::timeout(Duration::from_secs(60), refused)
         .await

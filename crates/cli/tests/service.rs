@@ -301,15 +301,7 @@ async fn refuses_to_start_on_bad_files() {
     .unwrap();
     let r = registry.to_str().unwrap();
     let k = keys.to_str().unwrap();
-    let args = [
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--registry",
-        r,
-        "--keys",
-        k,
-    ];
+    let args = serve_args(r, k);
     let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("x402-verdict: {r}: attestations[1]: recheckEveryHours is not an integer from 1 to 8760"));
@@ -324,7 +316,7 @@ async fn refuses_to_start_on_bad_files() {
     .unwrap();
     // (Were the two accepted, the service would run: bounded, and killed then.)
     let serve = tokio::process::Command::new(BIN)
-        .args(args)
+        .args(&args)
         .kill_on_drop(true)
         .output();
     let out = tokio::time::timeout(Duration::from_secs(30), serve)

@@ -7,7 +7,7 @@
 //! ```
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
@@ -15,7 +15,7 @@ use x402_verdict_core::keys::{decode_base64, encode_base64, parse_public_key, Ke
 use x402_verdict_core::KeyId;
 
 use super::secret_file::{self, SecretFileError};
-use crate::jsonfile::{self, JsonFileError};
+use crate::jsonfile::{self, InvalidFile, JsonFileError};
 
 /// Why a key file cannot be used: the file, then what is wrong with it.
 #[derive(Debug, thiserror::Error)]
@@ -27,14 +27,8 @@ pub enum KeyFileError {
     #[error(transparent)]
     File(#[from] JsonFileError),
     /// A member breaks a rule.
-    #[error("{}: {rule}", path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// The rule broken, and where.
-        #[source]
-        rule: KeyFileRule,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidFile<KeyFileRule>),
 }
 
 /// A rule a key file's contents can break, for [`KeyFileError::Invalid`].
@@ -125,9 +119,12 @@ impl KeyFile {
     pub fn load(path: &Path) -> Result<Self, KeyFileError> {
         let bytes = secret_file::read(path)?;
         let doc = jsonfile::parse(path, &bytes)?;
-        Self::from_json(&doc).map_err(|rule| KeyFileError::Invalid {
-            path: path.to_owned(),
-            rule,
+        Self::from_json(&doc).map_err(|rule| {
+            InvalidFile {
+                path: path.to_owned(),
+                rule,
+            }
+            .into()
         })
     }
 

@@ -23,7 +23,7 @@
 //! longest prefix.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use axum::body::Bytes;
 use x402_verdict_core::endpoint::{canonical_address, check_field, EndpointError};
@@ -34,7 +34,7 @@ use x402_verdict_core::resource::{normalize, path_span};
 use x402_verdict_core::verdict::{is_assurance_level, VerdictError};
 use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome, MAX_BODY_BYTES};
 
-use crate::jsonfile::{self, JsonFileError};
+use crate::jsonfile::{self, InvalidFile, JsonFileError};
 
 /// Why a registry file cannot be served: the file, then what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -43,14 +43,8 @@ pub enum RegistryError {
     #[error(transparent)]
     File(#[from] JsonFileError),
     /// Its contents break a rule.
-    #[error("{}: {rule}", path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// The rule broken, and where.
-        #[source]
-        rule: RegistryRule,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidFile<RegistryRule>),
 }
 
 /// A rule a registry document can break, for [`RegistryError::Invalid`].
@@ -391,9 +385,12 @@ impl Registry {
     /// One line naming the file, the entry and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, RegistryError> {
         let doc = jsonfile::read_strict(path)?;
-        Registry::from_json(doc).map_err(|rule| RegistryError::Invalid {
-            path: path.to_owned(),
-            rule,
+        Registry::from_json(doc).map_err(|rule| {
+            InvalidFile {
+                path: path.to_owned(),
+                rule,
+            }
+            .into()
         })
     }
 

@@ -258,6 +258,14 @@ pub fn lookup_args<'a>(base: &'a str, resource: &'a str, keys: &[&'a str]) -> Ve
     args
 }
 
+/// `serve` on a free loopback port with the `registry` and `keys` files.
+pub fn serve_args<'a>(registry: &'a str, keys: &'a str) -> Vec<&'a str> {
+    let listen = ["serve", "--listen", "127.0.0.1:0"];
+    let mut args = listen.to_vec();
+    args.extend(["--registry", registry, "--keys", keys]);
+    args
+}
+
 /// `lookup --json` for `resource` against `base`, trusting `keys`.
 pub async fn lookup(base: &str, resource: &str, keys: &[&str], extra: &[&str]) -> Value {
     let mut args = lookup_args(base, resource, keys);
