@@ -1,5 +1,6 @@
 // Types of the package's entry (index.js).
-import type { BadgeOptions as LookupOptions, BadgeState, PaymentEndpoint, PaymentEndpoints, VerdictResult } from "./x402_verdict_badge.js";
+import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
+import type { PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
 
 export type { BadgeState, PaymentEndpoint, PaymentEndpoints, VerdictResult };
 

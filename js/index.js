@@ -6,11 +6,13 @@
 // to load the wasm from another URL). When the wasm cannot be fetched,
 // compiled or instantiated, it runs the same Rust translated to JavaScript
 // (./x402_verdict_badge_js.js, every check included, signatures too), with
-// one console.warn saying why and what to change. Every function returns a
+// one console.warn saying why and what to change. endpointsFromPaymentRequired
+// runs on a small wasm of its own (./x402_verdict_challenge.js), loaded on its
+// first call. Every function returns a
 // promise that settles and never rejects. It also defines the
 // <x402-verdict-badge> element. Its words and spellings are the core's
 // (./words.js, written by the build from crates/core/src/browser.rs).
-import initWasm, { endpointsFromPaymentRequired as wasmEndpoints, lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
+import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
 import { dropEarly, requestEarly } from "./early.js";
 import { DEFAULT_TIMEOUT_MS, NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
@@ -58,32 +60,63 @@ let engine;
 /** Whether the engine has loaded (the wasm, or its JavaScript translation). */
 let loaded = false;
 
+/** The same Rust translated to JavaScript (next to this file, or to embed.js), instantiated once. */
+let translation;
+/** The JavaScript build, in place of a wasm (at `url`) that did not load for `error`; one warning says why. */
+async function onJavaScript(error, url) {
+  const why = await explain(error, url);
+  translation ??= import("./x402_verdict_badge_js.js").then((js) => {
+    js.initJs();
+    return js;
+  });
+  const js = await translation.catch((cause) => {
+    warnOnce(`${why} ${WARNINGS.packageUnloadable.replace("{url}", "x402_verdict_badge_js.js").replace("{error}", cause?.message ?? cause)}`);
+    throw cause;
+  });
+  warnOnce(`${why} ${WARNINGS.onJavaScript}`);
+  return js;
+}
+
+/**
+ * endpointsFromPaymentRequired on the wasm: the challenge reader is a wasm of
+ * its own (x402_verdict_challenge, next to this file), loaded on the first
+ * call, so that a page of badges never downloads it; where it cannot load,
+ * the JavaScript build reads the challenge.
+ */
+let challengeReader;
+function readChallenge(input) {
+  // A literal, as the badge's, for bundlers.
+  const url = new URL("x402_verdict_challenge_bg.wasm", import.meta.url);
+  challengeReader ??= import("./x402_verdict_challenge.js")
+    .then(async (reader) => {
+      await reader.default({ module_or_path: await fetched(url) });
+      return reader;
+    })
+    .catch((error) => onJavaScript(error, url));
+  return challengeReader.then((reader) => reader.endpointsFromPaymentRequired(input));
+}
+
+/** The wasm at `url` (a string or URL; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */
+async function fetched(url) {
+  if (typeof url !== "string" && !(url instanceof URL)) return url;
+  // Refused by connect-src or CORS, or unreachable: every engine words it its own way ("Load failed" in WebKit).
+  const response = await fetch(url).catch((cause) => {
+    throw Object.assign(new Error(String(cause?.message ?? cause)), { unfetched: true });
+  });
+  if (!response.ok) throw Object.assign(new Error("HTTP error"), { status: response.status });
+  return response;
+}
+
 async function load(input) {
   let url = input;
   try {
     if (typeof WebAssembly !== "object") throw new TypeError("no WebAssembly");
     // A literal, so that bundlers (Vite, webpack) find the wasm and emit it.
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
-    let source = url;
-    if (typeof url === "string" || url instanceof URL) {
-      // Refused by connect-src or CORS, or unreachable: every engine words it its own way ("Load failed" in WebKit).
-      source = await fetch(url).catch((cause) => {
-        throw Object.assign(new Error(String(cause?.message ?? cause)), { unfetched: true });
-      });
-      if (!source.ok) throw Object.assign(new Error("HTTP error"), { status: source.status });
-    }
-    await initWasm({ module_or_path: source });
-    return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: wasmEndpoints };
+    await initWasm({ module_or_path: await fetched(url) });
+    return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: readChallenge };
   } catch (error) {
-    const why = await explain(error, url);
-    // Next to this file (or, in the script-tag bundle, next to embed.js).
-    const js = await import("./x402_verdict_badge_js.js").catch((cause) => {
-      warnOnce(`${why} ${WARNINGS.packageUnloadable.replace("{url}", "x402_verdict_badge_js.js").replace("{error}", cause?.message ?? cause)}`);
-      throw cause;
-    });
-    warnOnce(`${why} ${WARNINGS.onJavaScript}`);
-    js.initJs();
-    return js;
+    return onJavaScript(error, url);
   }
 }
 

@@ -14,17 +14,17 @@ cargo build --release -p x402-verdict --quiet
 # /metrics/ by npm start).
 target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics
 
-# target, out_dir, profile, wasm_opt_passes, size_rustflags, size_cargo_args,
-# fallback_warning, js_rustflags, js_cargo_args, js_wasm_opt_passes: from
-# wasm-pack.toml.
+# target, out_dir, profile, features, challenge_features, challenge_name,
+# wasm_opt_passes, size_rustflags, size_cargo_args, fallback_warning,
+# js_rustflags, js_cargo_args, js_wasm_opt_passes: from wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
 eval "$config"
 
-# wasm_pack <out dir> <extra rustflags> [cargo args]: the badge's wasm and glue. The
-# size build, when this toolchain takes its flags: rustc checks them while it
-# parses them, so printing the target's cfg is enough to know.
+# wasm_pack <out dir> <extra rustflags> <file name stem> [cargo args]: a wasm
+# and its glue. The size build, when this toolchain takes its flags: rustc
+# checks them while it parses them, so printing the target's cfg is enough.
 wasm_pack() {
-  local command=(wasm-pack --log-level warn build --no-opt --profile "$profile" --target "$target" --out-dir "$1" . "${@:3}")
+  local command=(wasm-pack --log-level warn build --no-opt --profile "$profile" --target "$target" --out-dir "$1" --out-name "$3" . "${@:4}")
   if [ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ] &&
     RUSTC_BOOTSTRAP=1 rustc $size_rustflags --print cfg --target wasm32-unknown-unknown >/dev/null 2>&1; then
     RUSTC_BOOTSTRAP=1 RUSTFLAGS="$size_rustflags $2" "${command[@]}" "${size_cargo_args[@]}"
@@ -34,11 +34,20 @@ wasm_pack() {
   fi
 }
 
-wasm_pack "$out_dir" ""
+wasm_pack "$out_dir" "" x402_verdict_badge --no-default-features --features "$features"
 wasm="$out_dir/x402_verdict_badge_bg.wasm"
 wasm-opt "${wasm_opt_passes[@]}" "$wasm" -o "$wasm"
 # Short import and export names in the wasm and its glue, then the glue minified.
 node scripts/minify.mjs "$out_dir"
+
+# endpointsFromPaymentRequired's own wasm, built and shrunk the same way in a
+# folder of its own, then added to the package.
+challenge_dir=target/challenge-build/pkg
+wasm_pack "$challenge_dir" "" "$challenge_name" --no-default-features --features "$challenge_features"
+challenge_wasm="$challenge_dir/${challenge_name}_bg.wasm"
+wasm-opt "${wasm_opt_passes[@]}" "$challenge_wasm" -o "$challenge_wasm"
+node scripts/minify.mjs "$challenge_dir" --stem "$challenge_name"
+cp "$challenge_dir/$challenge_name".{js,d.ts} "$challenge_wasm" "$out_dir/"
 
 # The same code for pages where WebAssembly cannot run, translated to
 # JavaScript by binaryen's wasm2js: built for the first WebAssembly features
@@ -46,7 +55,7 @@ node scripts/minify.mjs "$out_dir"
 # of its own (other flags: its own build cache), its wasm optimized and
 # minified as the other's, then translated and joined to its glue.
 js_dir=target/js-build/pkg
-CARGO_TARGET_DIR=target/js-build wasm_pack "$js_dir" "$js_rustflags" "${js_cargo_args[@]}"
+CARGO_TARGET_DIR=target/js-build wasm_pack "$js_dir" "$js_rustflags" x402_verdict_badge "${js_cargo_args[@]}"
 js_wasm="$js_dir/x402_verdict_badge_bg.wasm"
 wasm-opt "${js_wasm_opt_passes[@]}" "$js_wasm" -o "$js_wasm"
 node scripts/minify.mjs "$js_dir" --to-js

@@ -17,7 +17,7 @@
 // The public API (`renderBadge`, `renderAll`, `lookupVerdict`, `default`,
 // `initSync`) keeps its names: only the wasm's private interface changes.
 //
-// Usage: node scripts/minify.mjs <pkg dir> [--to-js]
+// Usage: node scripts/minify.mjs <pkg dir> [--to-js] [--stem <file name stem>]
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +27,9 @@ import { buildConfig } from "./build-config.mjs";
 
 const dir = process.argv[2] ?? "pkg";
 const toJs = process.argv.includes("--to-js");
-const stem = "x402_verdict_badge";
+const stemAt = process.argv.indexOf("--stem");
+/** The files' names (wasm-pack's --out-name): the crate's, unless told. */
+const stem = stemAt > 0 ? process.argv[stemAt + 1] : "x402_verdict_badge";
 const files = {
   wasm: join(dir, `${stem}_bg.wasm`),
   glue: join(dir, `${stem}.js`),

@@ -16,7 +16,9 @@
 // - embed.js, the script-tag loader: js/embed.js bundled by rolldown with
 //   everything it imports (index.js, badge.js, early.js, the glue) into one
 //   classic script that also runs as a module (import.meta.url becomes the
-//   script's own URL), the JavaScript build left outside;
+//   script's own URL), the JavaScript build and the challenge reader
+//   (x402_verdict_challenge.js and its wasm, which build.sh put here) left
+//   outside;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
@@ -73,7 +75,8 @@ const entry = join(dir, ".embed-entry.js");
 writeFileSync(entry, source("embed.js"));
 const bundle = await rolldown({
   input: entry,
-  external: [new RegExp(JS_BUILD.replace(".", "\\."))],
+  // Loaded on demand, from next to embed.js: the JavaScript build, and the challenge reader's glue.
+  external: [new RegExp(JS_BUILD.replace(".", "\\.")), /x402_verdict_challenge\.js/],
   transform: { define: { "import.meta.url": "x402ScriptUrl" } },
 });
 const { output } = await bundle.generate({ format: "iife" });

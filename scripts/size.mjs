@@ -1,8 +1,9 @@
 // Prints the raw, gzip and brotli sizes of every file a page loads for the
 // badge, by the way it loads it (a script tag: embed.js, one bundle, and the
 // wasm; the module entry: index.js, the badge's DOM code, early.js, the glue
-// and the wasm), and of the JavaScript build (the same code
-// translated by wasm2js, loaded only where the wasm cannot run), and how
+// and the wasm), of the challenge reader (loaded only when
+// endpointsFromPaymentRequired is called) and of the JavaScript build (the
+// same code translated by wasm2js, loaded only where the wasm cannot run), and how
 // wasm plus glue (gzip) stands against the size budget.
 // Run by `npm run size` after a release build of pkg/; with `--check` (as
 // `npm test` runs it) it fails when the budget is exceeded.
@@ -18,7 +19,10 @@ const ways = {
   "by a script tag": [`${outDir}/embed.js`, WASM],
   "by the module entry": [`${outDir}/index.js`, `${outDir}/badge.js`, `${outDir}/early.js`, GLUE, WASM],
 };
-const onFailure = [`${outDir}/x402_verdict_badge_js.js`];
+const onDemand = {
+  "loaded only when endpointsFromPaymentRequired is called": [`${outDir}/x402_verdict_challenge.js`, `${outDir}/x402_verdict_challenge_bg.wasm`],
+  "loaded only where the wasm cannot run": [`${outDir}/x402_verdict_badge_js.js`],
+};
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 const measure = (file) => {
   const bytes = readFileSync(file);
@@ -39,8 +43,10 @@ for (const [way, files] of Object.entries(ways)) {
   row({ file: "total", raw: total("raw"), gzip: total("gzip"), brotli: total("brotli") });
   sizes.push(...measured);
 }
-console.log("loaded only where the wasm cannot run:");
-onFailure.map(measure).forEach(row);
+for (const [when, files] of Object.entries(onDemand)) {
+  console.log(`${when}:`);
+  files.map(measure).forEach(row);
+}
 
 const gzip = (file) => sizes.find((s) => s.file === file).gzip;
 const shipped = gzip(WASM) + gzip(GLUE);

@@ -48,7 +48,7 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
-            let promise = crate::spawn(Box::pin({
+            let promise = crate::lookup::spawn(Box::pin({
                 let key = key.clone();
                 async move {
                     let (fetched, reuse) = fetch_once(&url, &origin, timeout_ms).await;

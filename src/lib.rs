@@ -18,110 +18,31 @@
 
 #![warn(missing_docs)]
 
+// The build's features (Cargo.toml): `badge` is renderBadge and
+// lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired,
+// a wasm of its own that the package loads only when it is called.
+#[cfg(feature = "challenge")]
 mod challenge;
+#[cfg(feature = "badge")]
 mod fetch;
 mod json_value;
+#[cfg(feature = "badge")]
+mod lookup;
+#[cfg(feature = "badge")]
 mod options;
+#[cfg(feature = "badge")]
 mod render;
 
-use std::future::Future;
-use std::pin::Pin;
-
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
 
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+#[cfg(feature = "challenge")]
 pub use challenge::endpoints_from_payment_required;
-
-const UNKNOWN: &str = State::Unknown.as_str();
-
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
-/** What a badge rendered. */
-export type BadgeState = "human-backed" | "revoked" | "unknown";
-
-/** Options of one lookup. */
-export interface BadgeOptions {
-  /** The verification service's base URL (absolute http(s)). Absent: `unknown`, outcome `no_service`. */
-  baseUrl?: string;
-  /** The endpoint's network, from its 402 response (`base`, `eip155:8453`, …). */
-  chain: string;
-  /** The endpoint's payment address. */
-  payTo: string;
-  /** The resource URL the payment unlocks (never fetched). */
-  resourceUrl: string;
-  /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
-  publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
-  /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
-  timeoutMs?: number;
-  /** Require a valid signature for a positive result (default false). */
-  strict?: boolean;
-}
-
-/** The structured result of a lookup (protocol section 5). */
-export interface VerdictResult {
-  state: BadgeState;
-  outcome: "human_backed" | "revoked" | "stale" | "no_signal" | "no_service" | "no_response";
-  freshness: "fresh" | "overdue" | "unknown";
-  signature: "valid" | "invalid" | "unverifiable" | "not_checked";
-  assuranceLevel?: string;
-  verifiedAt?: string;
-  recheckEveryHours?: number;
-  reason?: "no_base_url" | "invalid_input" | "not_listed" | "http_status" | "network_error" | "timeout" | "too_large" | "redirected" | "malformed" | "endpoint_mismatch" | "no_signal" | "stale" | "revoked" | "overdue" | "verified_in_future" | "signature_invalid" | "signature_required";
-  detail?: string;
-}
-"#;
-
-/// Renders one badge into `container` (replacing its content; a "checking"
-/// placeholder at once) and resolves to the state it rendered. Never rejects:
-/// bad options, a missing container, a network error, a timeout or a hostile
-/// response all resolve to `"unknown"`. The container may belong to any
-/// document or realm, and need not be connected yet.
-#[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "Promise<BadgeState>")]
-pub fn render_badge(
-    #[wasm_bindgen(unchecked_param_type = "Element | null")] container: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-) -> Promise {
-    let Some(badge) = render::Badge::mount(&container) else {
-        warn("renderBadge: container is not an element");
-        return Promise::resolve(&JsValue::from_str(UNKNOWN));
-    };
-    let options = options::from_js(&options);
-    spawn(Box::pin(async move {
-        let result = match options {
-            Err(problem) => {
-                // `format!`, not `to_string`: one formatting routine in
-                // the wasm, not one per error type.
-                let problem = format!("{problem}");
-                warn(&format!("renderBadge: {problem}"));
-                Evaluation::invalid_input(problem)
-            }
-            Ok(options) => evaluate(&options).await,
-        };
-        badge.show(&result);
-        JsValue::from_str(result.state.as_str())
-    }))
-}
-
-/// Looks one endpoint up and resolves to the structured result, for
-/// dashboards that draw their own UI. Never rejects.
-#[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "Promise<VerdictResult>")]
-pub fn lookup_verdict(
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-) -> Promise {
-    let options = options::from_js(&options);
-    spawn(Box::pin(async move {
-        let result = match options {
-            Ok(options) => evaluate(&options).await,
-            Err(problem) => Evaluation::invalid_input(format!("{problem}")),
-        };
-        to_js(&result)
-    }))
-}
+#[cfg(feature = "badge")]
+pub use lookup::{lookup_verdict, render_badge};
 
 /// Checks an Ed25519 signature exactly as a verdict's is checked (the
 /// core's strict verification; each argument base64): how the tests run the
@@ -147,34 +68,4 @@ pub(crate) fn to_js(value: &impl serde::Serialize) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
-}
-
-/// Runs `future` on the microtask queue and returns a promise of its value
-/// that never rejects. Every caller shares this one instance of the
-/// future-to-promise glue (each would otherwise get its own copy).
-pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
-    wasm_bindgen_futures::future_to_promise(async move { Ok(future.await) })
-}
-
-async fn evaluate(options: &LookupOptions) -> Evaluation {
-    let Some(base) = &options.base_url else {
-        return Evaluation::no_service();
-    };
-    let url = base.verdict_url(&options.lookup.endpoint);
-    let fetched = fetch::fetch_shared(url, base.origin().to_owned(), options.timeout_ms).await;
-    let now = Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64);
-    match &fetched {
-        Ok((status, body)) => options.lookup.evaluate(
-            Response::Http {
-                status: *status,
-                body,
-            },
-            now,
-        ),
-        Err(failure) => options.lookup.evaluate(Response::Failed(*failure), now),
-    }
-}
-
-fn warn(message: &str) {
-    web_sys::console::warn_1(&message.into());
 }

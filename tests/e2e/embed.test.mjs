@@ -85,6 +85,8 @@ describe("script-tag loader", () => {
     assert.deepEqual(states(badges), ["human-backed", "revoked"]);
     assert.equal(badges[0].label, "verified · G");
     assert.ok(badges.every((b) => b.styled));
+    const files = (await fetched(tab, "/pkg/")).map((url) => new URL(url).pathname).sort();
+    assert.deepEqual(files, ["/pkg/embed.js", "/pkg/x402_verdict_badge_bg.wasm"], "a page of badges loads the loader and the badge's wasm, and nothing else of the package");
     const { errors, warnings } = await seen();
     assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
@@ -399,6 +401,60 @@ describe("the JS API never throws and never hangs", () => {
     assert.ok(result.shown.frameSheet, "the iframe's document has its own");
     assert.deepEqual((await seen()).errors, []);
     await tab.close();
+  });
+
+  /** A v2 challenge's PAYMENT-REQUIRED header for the demo's verified endpoint. */
+  function paymentRequired() {
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    const accepts = [{ scheme: "exact", network: chain, amount: "1000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", payTo, maxTimeoutSeconds: 60 }];
+    return Buffer.from(JSON.stringify({ x402Version: 2, resource: { url: resourceUrl }, accepts })).toString("base64");
+  }
+
+  /** Renders a badge, then reads one challenge twice through endpointsFromPaymentRequired; what each step fetched of the package. */
+  async function readChallengeTwice(tab) {
+    return runModule(tab, site, async ([options, header]) => {
+      const { renderBadge, endpointsFromPaymentRequired } = await import("/pkg/index.js");
+      const files = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.startsWith("/pkg/x402_verdict_")).sort();
+      const state = await renderBadge(document.body.appendChild(document.createElement("span")), options);
+      const beforeReading = files();
+      const [first, second] = [await endpointsFromPaymentRequired(header), await endpointsFromPaymentRequired({ x402Version: 2, accepts: [] })];
+      return { state, beforeReading, afterReading: files(), first, second };
+    }, [{ baseUrl: demo.url, ...ENDPOINTS.verified, publicKey: demo.publicKey }, paymentRequired()]);
+  }
+
+  test("endpointsFromPaymentRequired loads the challenge reader's wasm at its first call, once; a badge never does", async () => {
+    const { tab, seen } = await open(page(""));
+    const read = await readChallengeTwice(tab);
+    assert.equal(read.state, "human-backed");
+    assert.deepEqual(read.beforeReading, ["/pkg/x402_verdict_badge.js", "/pkg/x402_verdict_badge_bg.wasm"]);
+    assert.deepEqual(read.afterReading, ["/pkg/x402_verdict_badge.js", "/pkg/x402_verdict_badge_bg.wasm", "/pkg/x402_verdict_challenge.js", "/pkg/x402_verdict_challenge_bg.wasm"]);
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    assert.deepEqual(read.first.endpoints.map((e) => [e.chain, e.payTo, e.resourceUrl, e.amount]), [[chain, payTo, resourceUrl, "1000"]]);
+    assert.equal(read.first.reason, undefined);
+    assert.deepEqual(read.second.endpoints, []);
+    assert.match(read.second.reason, /accepts/, "the core's reason for an empty accepts list");
+    const { errors, warnings } = await seen();
+    assert.deepEqual([errors, warnings], [[], []]);
+    await tab.close();
+  });
+
+  test("the challenge reader's wasm missing (404): the JavaScript build reads the challenge, and one warning says why", async () => {
+    site.statuses.set("/pkg/x402_verdict_challenge_bg.wasm", 404);
+    try {
+      const { tab, seen } = await open(page(""));
+      const read = await readChallengeTwice(tab);
+      assert.equal(read.state, "human-backed", "the badge runs on its wasm");
+      assert.ok(read.afterReading.includes("/pkg/x402_verdict_badge_js.js"));
+      assert.equal(read.first.endpoints.length, 1);
+      assert.match(read.second.reason, /accepts/);
+      const { errors, warnings } = await seen();
+      assert.equal(errors.length, 0);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], /HTTP 404.*JavaScript build of the same code/);
+      await tab.close();
+    } finally {
+      site.statuses.clear();
+    }
   });
 });
 

@@ -24,12 +24,16 @@ before(async () => {
   writeFileSync(`${APP}index.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title></head>
 <body><p>Seller: <span id="badge"></span></p><p>Element: <x402-verdict-badge id="element"></x402-verdict-badge></p>
 <script type="module" src="/main.js"></script></body></html>`);
-  writeFileSync(`${APP}main.js`, `import { renderBadge } from "x402-verdict-badge";
+  writeFileSync(`${APP}main.js`, `import { endpointsFromPaymentRequired, renderBadge } from "x402-verdict-badge";
 const options = JSON.parse(new URLSearchParams(location.search).get("options"));
 const element = document.getElementById("element");
 element.addEventListener("x402-verdict:state", (e) => { document.body.dataset.element = e.detail.state; });
 Object.assign(element, options);
 renderBadge(document.getElementById("badge"), options).then((state) => { document.body.dataset.state = state; });
+const accepts = [{ scheme: "exact", network: options.chain, amount: "1", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", payTo: options.payTo, maxTimeoutSeconds: 60 }];
+endpointsFromPaymentRequired({ x402Version: 2, resource: { url: options.resourceUrl }, accepts }).then((read) => {
+  document.body.dataset.endpoints = read.endpoints.map((e) => e.resourceUrl).join(" ") || read.reason;
+});
 `);
   execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, "build", APP, "--logLevel", "error"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
   [demo, site, browser] = await Promise.all([startDemo({ www: false }), startOrigin(), launch()]);
@@ -40,9 +44,9 @@ after(async () => {
   await Promise.all([demo?.stop(), site?.stop()]);
 });
 
-test("a Vite production build of an app importing the package renders verified badges", async () => {
+test("a Vite production build of an app importing the package renders verified badges and reads a challenge", async () => {
   const assets = readdirSync(`${APP}dist/assets`);
-  assert.ok(assets.some((f) => f.endsWith(".wasm")), `Vite emitted the wasm: ${assets}`);
+  assert.equal(assets.filter((f) => f.endsWith(".wasm")).length, 2, `Vite emitted the badge's wasm and the challenge reader's: ${assets}`);
   const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
   const options = { baseUrl: demo.url, chain, payTo, resourceUrl, publicKey: demo.publicKey };
   const tab = await browser.newPage();
@@ -50,9 +54,9 @@ test("a Vite production build of an app importing the package renders verified b
   tab.on("console", (m) => { if (["warning", "error"].includes(m.type())) problems.push(m.text()); });
   tab.on("pageerror", (e) => problems.push(String(e)));
   await tab.goto(`${site.url}/index.html?options=${encodeURIComponent(JSON.stringify(options))}`);
-  await tab.waitForFunction(() => document.body.dataset.state && document.body.dataset.element, null, { timeout: 15000 });
+  await tab.waitForFunction(() => document.body.dataset.state && document.body.dataset.element && document.body.dataset.endpoints, null, { timeout: 15000 });
   await tab.screenshot({ path: `${ROOT}test-artifacts/vite-app.png` });
-  assert.deepEqual(await tab.evaluate(() => ({ ...document.body.dataset })), { state: "human-backed", element: "human-backed" });
+  assert.deepEqual(await tab.evaluate(() => ({ ...document.body.dataset })), { state: "human-backed", element: "human-backed", endpoints: resourceUrl });
   const label = await tab.$eval("#badge .x402-verdict-badge", (h) => h.shadowRoot.querySelector(".label").textContent);
   assert.equal(label, "verified · G");
   assert.deepEqual(problems, []);
