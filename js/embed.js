@@ -86,8 +86,9 @@ function added(records) {
 }
 
 new MutationObserver(added).observe(document.documentElement, { childList: true, subtree: true });
-draw(document);
+// The first badges' requests leave before any placeholder is drawn.
 renderAll(document, LAZY);
+draw(document);
 document.addEventListener("DOMContentLoaded", () => {
   draw(document);
   renderAll(document, LAZY);

@@ -124,8 +124,10 @@ async function load(input) {
 function start(input) {
   engine ??= load(input).finally(() => {
     loaded = true;
-    // After the lookups waiting for the engine have taken their requests (microtasks).
-    setTimeout(dropEarly);
+    // After the lookups waiting for the engine have taken their requests:
+    // behind the placeholders still to draw (each lookup renders once its
+    // own is drawn), then a task later (the lookups' microtasks).
+    inTurn(() => setTimeout(dropEarly));
   });
   return engine;
 }
@@ -288,15 +290,15 @@ function inViewNow(element) {
 /** Resolves when `element` first comes within the margin of the viewport. */
 function nearView(element) {
   return new Promise((resolve) => {
-    if (visible.get(element)) return resolve();
     try {
+      // Observed even when known to be in view: it may leave, and come back (retries).
       observer ??= new IntersectionObserver(onIntersect, { rootMargin: MARGIN });
-      appearing.set(element, resolve);
       observer.observe(element);
     } catch {
       visible.set(element, true);
-      resolve();
     }
+    if (visible.get(element)) resolve();
+    else appearing.set(element, resolve);
   });
 }
 
@@ -314,8 +316,10 @@ function render(container, options, again, look = false) {
   if (option(copy, "loading") !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
   if (look && !loaded && early < BUDGET_ON_PAGE_ORIGIN && inViewNow(container)) {
     // In view while the engine loads (a page's first badges): its request
-    // leaves now, not after the first intersection report, a frame later.
+    // leaves now, and it renders as soon as it can, not after the first
+    // intersection report, a frame later.
     early++;
+    visible.set(container, true);
     requestWhileLoading(copy);
   }
   const ready = () => visible.get(container) !== false;
@@ -333,21 +337,27 @@ function render(container, options, again, look = false) {
   });
 }
 
-/** Draws the placeholder (at once, or in a later frame when many badges are drawn at once) and looks the endpoint up within the budget. */
+/**
+ * Draws the placeholder (at once, or in a later frame when many badges are
+ * drawn at once) and looks the endpoint up within the budget: the lookup
+ * starts at once (while the engine loads, its request leaves then), and the
+ * engine renders the answer once the placeholder is drawn.
+ */
 function renderNow(container, copy, ready) {
-  return new Promise((resolve) => inTurn(() => {
+  const placeholder = new Promise((drawn) => inTurn(() => {
     const host = mount(container);
     setTheme(host, option(copy, "theme"));
     retries.delete(container);
-    resolve(withinBudget(copy, () => {
-      requestWhileLoading(copy);
-      return loadedEngine().then((e) => e.renderBadge(container, copy));
-    }, ready)
-      .catch(() => {
-        show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
-        return UNKNOWN;
-      }));
+    drawn(host);
   }));
+  return withinBudget(copy, () => {
+    requestWhileLoading(copy);
+    return Promise.all([loadedEngine(), placeholder]).then(([e]) => e.renderBadge(container, copy));
+  }, ready)
+    .catch(() => placeholder.then((host) => {
+      show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
+      return UNKNOWN;
+    }));
 }
 
 /**

@@ -7,12 +7,14 @@
 //   request (Chromium's network emulation through playwright-core's CDP
 //   session, cache disabled, a fresh context per load): time from navigation
 //   to "verified", and the requests the page made;
-// - a dashboard of 100 eager badges for 50 endpoints: time until all settle.
+// - a dashboard of 100 eager badges for 50 endpoints, at 0, 100 and 300 ms
+//   per request: time until all settle.
 //
 // Package and plain loads alternate, so that the machine's load falls on
 // both alike; medians of RUNS loads, ratios printed. No assertions.
 //   npm run bench   (after a build)
 //   RUNS=9 node scripts/bench-seller.mjs
+//   ONLY=dashboard node scripts/bench-seller.mjs   (the rows whose name holds it)
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ import { startOrigin } from "../tests/support/origin.mjs";
 import { PACKAGE } from "../tests/support/package.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 5);
+const ONLY = process.env.ONLY ?? "";
 const LATENCIES = [0, 100, 300];
 const DASHBOARD = { badges: 100, endpoints: 50 };
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -95,6 +98,7 @@ const browser = await launch("chromium");
 const rows = [];
 try {
   const measure = async (name, path, latency, count) => {
+    if (!name.includes(ONLY)) return;
     const runs = { package: [], plain: [] };
     for (let i = 0; i < RUNS; i++) {
       for (const kind of ["package", "plain"]) runs[kind].push(await load(browser, `${site.url}/${path}-${kind}.html`, latency, count));
@@ -105,7 +109,9 @@ try {
   // A first load of each page, not counted (the browser's and the service's first work).
   for (const kind of ["package", "plain"]) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
   for (const latency of LATENCIES) await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1);
-  await measure(`dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, 0 ms`, "dashboard", 0, DASHBOARD.badges);
+  for (const latency of LATENCIES) {
+    await measure(`dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, ${latency} ms`, "dashboard", latency, DASHBOARD.badges);
+  }
 } finally {
   await browser.close();
   await site.stop();

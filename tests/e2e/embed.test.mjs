@@ -119,6 +119,28 @@ describe("script-tag loader", () => {
     }
   });
 
+  test("100 eager badges, the wasm 1.5 s late: the first verdict requests leave in the loader's own task, one per endpoint", async () => {
+    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
+    site.delays.set(wasm, 1500);
+    try {
+      const { resourceUrl } = ENDPOINTS.verified;
+      const rows = Array.from({ length: 100 }, (_, i) => `<div>${marked("verified", { "resource-url": `${resourceUrl}/${i % 50}`, loading: "eager" })}</div>`);
+      // The next script runs once the loader's task (and its microtasks) is done.
+      const { tab } = await open(page(`${rows.join("")}<script src="/pkg/embed.js"></script><script>window.afterLoader = performance.now();</script>`));
+      await settled(tab, 100);
+      const { afterLoader, asked } = await tab.evaluate(() => ({
+        afterLoader: window.afterLoader,
+        asked: performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).map((e) => e.startTime),
+      }));
+      assert.equal(asked.length, 50, "one request per endpoint");
+      const first = asked.filter((t) => t <= afterLoader).length;
+      assert.ok(first >= 4, `${first} requests left before the loader's task ended at ${afterLoader} ms (first at ${Math.min(...asked)} ms)`);
+      await tab.close();
+    } finally {
+      site.delays.delete(wasm);
+    }
+  });
+
   test("a CDN without CORS: a classic loader shows unknown and says why; a module loader cannot run at all", async () => {
     cdn.cors = false;
     try {
