@@ -44,10 +44,11 @@ function markedUnder(root) {
   return found;
 }
 
-/** Placeholders are drawn at once (PER_FRAME a frame) for this many badges,
- * enough for the first screen of a dense page; the package draws the others
- * as they come near the viewport (so a listing of thousands costs no long task). */
-const AT_ONCE = 100;
+/** Placeholders are drawn at once for this many badges: as many as the first
+ * frame draws (badge.js's PER_FRAME, fewer on a slow device), enough for the
+ * first screen of a dense page; the package draws the others as they come
+ * near the viewport (so a listing of thousands costs no long task). */
+const AT_ONCE = 50;
 let drawn = 0;
 
 /** Placeholders for badges not drawn yet. */
