@@ -79,21 +79,24 @@ async function onJavaScript(error, url) {
 
 /**
  * endpointsFromPaymentRequired on the wasm: the challenge reader is a wasm of
- * its own (x402_verdict_challenge, next to this file), loaded on the first
- * call, so that a page of badges never downloads it; where it cannot load,
- * the JavaScript build reads the challenge.
+ * its own (x402_verdict_challenge, next to this file), loaded once from the
+ * first call on, so that a page of badges never downloads it; where it
+ * cannot load, the JavaScript build reads the challenge.
  */
 let challengeReader;
+// A literal, as the badge's, for bundlers.
+const challengeUrl = () => new URL("x402_verdict_challenge_bg.wasm", import.meta.url);
+function challengeWasm() {
+  challengeReader ??= import("./x402_verdict_challenge.js").then(async (reader) => {
+    await reader.default({ module_or_path: await fetched(challengeUrl()) });
+    return reader;
+  });
+  return challengeReader;
+}
 function readChallenge(input) {
-  // A literal, as the badge's, for bundlers.
-  const url = new URL("x402_verdict_challenge_bg.wasm", import.meta.url);
-  challengeReader ??= import("./x402_verdict_challenge.js")
-    .then(async (reader) => {
-      await reader.default({ module_or_path: await fetched(url) });
-      return reader;
-    })
-    .catch((error) => onJavaScript(error, url));
-  return challengeReader.then((reader) => reader.endpointsFromPaymentRequired(input));
+  return challengeWasm()
+    .catch((error) => onJavaScript(error, challengeUrl()))
+    .then((reader) => reader.endpointsFromPaymentRequired(input));
 }
 
 /** The wasm at `url` (a string or URL; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */
@@ -394,6 +397,9 @@ export function endpointsFromPaymentRequired(input) {
   } catch {
     // Not cloneable (a function inside): the wasm reads it as it is, and says why it cannot.
   }
+  // The reader's own wasm loads beside the badge's, not after it (unused,
+  // and saying nothing, where the JavaScript build runs instead).
+  if (typeof WebAssembly === "object") challengeWasm().catch(() => {});
   return loadedEngine()
     .then((e) => e.endpointsFromPaymentRequired(copy))
     .catch(() => ({ endpoints: [], reason: NOT_LOADED.challenge }));

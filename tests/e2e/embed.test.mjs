@@ -460,6 +460,28 @@ describe("the JS API never throws and never hangs", () => {
     await tab.close();
   });
 
+  test("reading a challenge before any badge: the reader's wasm loads beside the badge's, not after it", async () => {
+    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
+    site.delays.set(wasm, 1500);
+    try {
+      const { tab, seen } = await open(page(""));
+      const read = await runModule(tab, site, async (header) => {
+        const { endpointsFromPaymentRequired } = await import("/pkg/index.js");
+        const { endpoints } = await endpointsFromPaymentRequired(header);
+        const timing = (file) => performance.getEntriesByType("resource").find((e) => e.name.endsWith(file));
+        const [badge, reader] = [timing("/x402_verdict_badge_bg.wasm"), timing("/x402_verdict_challenge_bg.wasm")];
+        return { endpoints: endpoints.length, readerAsked: reader.startTime, badgeArrived: badge.responseEnd };
+      }, paymentRequired());
+      assert.equal(read.endpoints, 1);
+      assert.ok(read.readerAsked < read.badgeArrived, `the reader's wasm was asked at ${read.readerAsked} ms, the badge's arrived at ${read.badgeArrived} ms`);
+      const { errors, warnings } = await seen();
+      assert.deepEqual([errors, warnings], [[], []]);
+      await tab.close();
+    } finally {
+      site.delays.delete(wasm);
+    }
+  });
+
   test("the challenge reader's wasm missing (404): the JavaScript build reads the challenge, and one warning says why", async () => {
     site.statuses.set("/pkg/x402_verdict_challenge_bg.wasm", 404);
     try {
