@@ -110,16 +110,14 @@ async fn evaluate(options: &LookupOptions) -> Evaluation {
     let url = base.verdict_url(&options.lookup.endpoint);
     let fetched = fetch::fetch_shared(url, base.origin().to_owned(), options.timeout_ms).await;
     let now = Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64);
-    match &fetched {
-        Ok((status, body)) => options.lookup.evaluate(
-            Response::Http {
-                status: *status,
-                body,
-            },
-            now,
-        ),
-        Err(failure) => options.lookup.evaluate(Response::Failed(*failure), now),
-    }
+    let response = match &fetched {
+        Ok((status, body)) => Response::Http {
+            status: *status,
+            body,
+        },
+        Err(failure) => Response::Failed(*failure),
+    };
+    options.lookup.evaluate(response, now)
 }
 
 fn warn(message: &str) {
