@@ -101,10 +101,19 @@ describe("script-tag loader", () => {
     await tab.close();
   });
 
-  test("the verdict request goes out while the wasm downloads, and is the badge's only one", async () => {
+  /** Runs `run` while the badge's wasm arrives 1.5 s late; resolves to what it gives. */
+  async function withWasmLate(run) {
     const wasm = "/pkg/x402_verdict_badge_bg.wasm";
     site.delays.set(wasm, 1500);
     try {
+      return await run();
+    } finally {
+      site.delays.delete(wasm);
+    }
+  }
+
+  test("the verdict request goes out while the wasm downloads, and is the badge's only one", async () => {
+    await withWasmLate(async () => {
       const { tab, seen } = await open(page(`${marked("verified")}<script src="/pkg/embed.js"></script>`));
       assert.deepEqual(states(await settled(tab)), ["human-backed"]);
       const [verdicts, wasms] = await tab.evaluate(() => ["/v0/verdict", "_bg.wasm"].map((part) => performance.getEntriesByType("resource").filter((e) => e.name.includes(part))));
@@ -114,15 +123,11 @@ describe("script-tag loader", () => {
       const { errors, warnings } = await seen();
       assert.deepEqual([errors, warnings], [[], []]);
       await tab.close();
-    } finally {
-      site.delays.delete(wasm);
-    }
+    });
   });
 
   test("100 eager badges, the wasm 1.5 s late: the first verdict requests leave in the loader's own task, one per endpoint", async () => {
-    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
-    site.delays.set(wasm, 1500);
-    try {
+    await withWasmLate(async () => {
       const { resourceUrl } = ENDPOINTS.verified;
       const rows = Array.from({ length: 100 }, (_, i) => `<div>${marked("verified", { "resource-url": `${resourceUrl}/${i % 50}`, loading: "eager" })}</div>`);
       // The next script runs once the loader's task (and its microtasks) is done.
@@ -136,9 +141,7 @@ describe("script-tag loader", () => {
       const first = asked.filter((t) => t <= afterLoader).length;
       assert.ok(first >= 4, `${first} requests left before the loader's task ended at ${afterLoader} ms (first at ${Math.min(...asked)} ms)`);
       await tab.close();
-    } finally {
-      site.delays.delete(wasm);
-    }
+    });
   });
 
   test("a CDN without CORS: a classic loader shows unknown and says why; a module loader cannot run at all", async () => {
@@ -461,9 +464,7 @@ describe("the JS API never throws and never hangs", () => {
   });
 
   test("reading a challenge before any badge: the reader's wasm loads beside the badge's, not after it", async () => {
-    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
-    site.delays.set(wasm, 1500);
-    try {
+    await withWasmLate(async () => {
       const { tab, seen } = await open(page(""));
       const read = await runModule(tab, site, async (header) => {
         const { endpointsFromPaymentRequired } = await import("/pkg/index.js");
@@ -477,9 +478,7 @@ describe("the JS API never throws and never hangs", () => {
       const { errors, warnings } = await seen();
       assert.deepEqual([errors, warnings], [[], []]);
       await tab.close();
-    } finally {
-      site.delays.delete(wasm);
-    }
+    });
   });
 
   test("the challenge reader's wasm missing (404): the JavaScript build reads the challenge, and one warning says why", async () => {
