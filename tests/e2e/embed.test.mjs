@@ -78,6 +78,17 @@ async function settled(tab, count = 1, shot) {
 
 const states = (badges) => badges.map((b) => b.state);
 
+/** Runs `run` while the badge's wasm arrives 1.5 s late; resolves to what it gives. */
+async function withWasmLate(run) {
+  const wasm = "/pkg/x402_verdict_badge_bg.wasm";
+  site.delays.set(wasm, 1500);
+  try {
+    return await run();
+  } finally {
+    site.delays.delete(wasm);
+  }
+}
+
 describe("script-tag loader", () => {
   test("a classic script tag (no type=module) renders every badge", async () => {
     const { tab, seen } = await open(page(`<p>${marked("verified")} ${marked("revoked")}</p><script src="/pkg/embed.js"></script>`));
@@ -100,17 +111,6 @@ describe("script-tag loader", () => {
     assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
   });
-
-  /** Runs `run` while the badge's wasm arrives 1.5 s late; resolves to what it gives. */
-  async function withWasmLate(run) {
-    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
-    site.delays.set(wasm, 1500);
-    try {
-      return await run();
-    } finally {
-      site.delays.delete(wasm);
-    }
-  }
 
   test("the verdict request goes out while the wasm downloads, and is the badge's only one", async () => {
     await withWasmLate(async () => {
