@@ -7,10 +7,9 @@
 // compiled or instantiated, it runs the same Rust translated to JavaScript
 // (./x402_verdict_badge_js.js, every check included, signatures too), with
 // one console.warn saying why and what to change. endpointsFromPaymentRequired
-// runs on a small wasm of its own (./x402_verdict_challenge.js), loaded on its
-// first call. Every function returns a
-// promise that settles and never rejects. It also defines the
-// <x402-verdict-badge> element. Its words and spellings are the core's
+// runs on a small wasm of its own (./x402_verdict_challenge.js), loaded from
+// its first call on. Every function returns a promise that settles and never
+// rejects. It also defines the <x402-verdict-badge> element. Its words and spellings are the core's
 // (./words.js, written by the build from crates/core/src/browser.rs).
 import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
