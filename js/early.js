@@ -7,24 +7,21 @@
 // fetches by itself. Requests nobody took are abandoned once the engine has
 // loaded (dropEarly). Nothing here decides anything about a verdict.
 
-/** Requests not taken yet, by URL: [response promise, AbortController]. */
+/** Requests not taken yet, by URL: [response promise, AbortController, when it was asked]. */
 const early = new Map();
 
 /**
  * Starts the request for `url` (unless one is waiting), as the Rust would
- * send it: GET, no credentials, asking for JSON. It is aborted after
- * `timeoutMs` from now, taken or not, so that the lookup's timeout counts
- * from when the badge asked: one that ran out before the wasm took it is
- * taken aborted, and reads as a timeout.
+ * send it: GET, no credentials, asking for JSON. The Rust that takes it
+ * counts the lookup's timeout from when it was asked.
  */
-export function requestEarly(url, timeoutMs) {
+export function requestEarly(url) {
   if (early.has(url)) return;
   const controller = new AbortController();
   const response = fetch(url, { credentials: "omit", headers: { Accept: "application/json" }, signal: controller.signal });
   // Seen by whoever takes it; a request nobody takes rejects unheard.
   response.catch(() => {});
-  early.set(url, [response, controller]);
-  setTimeout(() => controller.abort(), timeoutMs);
+  early.set(url, [response, controller, Date.now()]);
 }
 
 /** The waiting request for exactly `url`, taken (each is taken once), or undefined. */

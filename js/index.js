@@ -14,7 +14,7 @@
 import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
 import { dropEarly, requestEarly } from "./early.js";
-import { DEFAULT_TIMEOUT_MS, NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
+import { ATTRIBUTES_KEY, NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
 
 /** Shared with the script-tag loader, so that a page gets one warning. */
 const WARNED = Symbol.for("x402-verdict.warned");
@@ -151,9 +151,7 @@ function requestWhileLoading(options) {
     const fields = { base: option(options, "baseUrl"), chain: option(options, "chain"), payTo: option(options, "payTo"), resourceUrl: option(options, "resourceUrl") };
     if (!Object.values(fields).every((value) => typeof value === "string" && value)) return;
     fields.base = new URL(fields.base, document.baseURI).href.replace(/\/$/, "");
-    const url = VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name])));
-    const timeout = option(options, "timeoutMs");
-    requestEarly(url, typeof timeout === "number" ? timeout : DEFAULT_TIMEOUT_MS);
+    requestEarly(VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name]))));
   } catch {
     // The engine reads these options itself and says what is wrong.
   }
@@ -173,7 +171,7 @@ export default function init(input) {
 /** An option, or undefined when it cannot be read (the engine names the problem). */
 function option(options, name) {
   try {
-    return options?.[name];
+    return options?.[name] ?? options?.[ATTRIBUTES]?.[name];
   } catch {
     return undefined;
   }
@@ -221,7 +219,7 @@ function withinBudget(options, start, ready = () => true) {
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
   if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [], budget: origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET }));
-  const key = keyOf(OPTION_NAMES.map((name) => option(options, name)));
+  const key = lookupKey(options);
   return new Promise((resolve) => {
     service.queue.push({ key, start, ready, resolve });
     pump(service);
@@ -410,16 +408,21 @@ const FIELDS = [...OPTION_NAMES, "theme", "loading"];
 const attributeOf = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const SELECTOR = "[data-x402-verdict]";
 
-/** Options from attributes (`base-url`, … or, with the prefix, `data-base-url`, …). */
+/** Marks the texts of options read from attributes, which the core reads (ATTRIBUTES_KEY). */
+const ATTRIBUTES = Symbol.for(ATTRIBUTES_KEY);
+
+/**
+ * Options from attributes (`base-url`, … or, with the prefix, `data-base-url`,
+ * …): `theme` and `loading` as they are, and the lookup's options as the
+ * texts written, under ATTRIBUTES, for the core to read (where the options
+ * themselves give no value, as an element's properties do).
+ */
 function fromAttributes(element, prefix) {
-  const options = {};
+  const texts = {};
+  const options = { [ATTRIBUTES]: texts };
   for (const field of FIELDS) {
     const value = element.getAttribute(prefix + attributeOf(field));
-    if (value === null) continue;
-    options[field] = field === "publicKey" ? value.split(",").map((key) => key.trim())
-      : field === "timeoutMs" ? (/^\s*\d+\s*$/.test(value) ? Number(value) : value)
-      : field === "strict" ? (["", "true", "strict"].includes(value) || (value === "false" ? false : value))
-      : value;
+    if (value !== null) (OPTION_NAMES.includes(field) ? texts : options)[field] = value;
   }
   return options;
 }
@@ -433,10 +436,9 @@ function keyOf(options) {
   }
 }
 
-/** The key of the lookup the options ask for (their theme and loading aside). */
+/** The key of the lookup the options ask for (their theme and loading aside; attribute texts included). */
 function lookupKey(options) {
-  const { theme, loading, ...lookup } = options;
-  return keyOf(lookup);
+  return keyOf(OPTION_NAMES.map((name) => option(options, name)));
 }
 
 const rendered = new WeakMap();

@@ -29,7 +29,8 @@ pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
 #[wasm_bindgen(module = "/js/early.js")]
 extern "C" {
     /// The request started early for exactly `url`, taken: `[response
-    /// promise, AbortController]`, or undefined.
+    /// promise, AbortController, when it was asked (Date.now())]`, or
+    /// undefined.
     #[wasm_bindgen(js_name = takeEarly)]
     fn take_early(url: &str) -> JsValue;
 }
@@ -118,8 +119,17 @@ async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) 
             Err(_) => return (Err(FetchFailure::Network), 0),
         },
     };
+    // The timeout counts from when the badge asked: a request started early
+    // has used some of it, or all (a timeout, whatever has arrived).
+    let used = early.as_ref().map_or(0.0, |early| {
+        js_sys::Date::now() - early.get(2).as_f64().unwrap_or_default()
+    });
+    if used >= f64::from(timeout_ms) {
+        controller.abort();
+        return (Err(FetchFailure::Timeout), 0);
+    }
     let abort = controller.clone();
-    let timer = Timeout::new(timeout_ms, move || abort.abort());
+    let timer = Timeout::new(timeout_ms - used.max(0.0) as u32, move || abort.abort());
     let sent = early.map(|early| early.get(0).unchecked_into::<Promise>());
     let result = exchange(url, origin, &controller, sent).await;
     drop(timer);

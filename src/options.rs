@@ -1,9 +1,11 @@
-//! JS values in, core options out: the badge validates nothing itself.
+//! JS values in, core options out: the badge validates nothing itself, and
+//! reads nothing of an attribute's text (the core does).
 
-use js_sys::Reflect;
+use js_sys::{Reflect, Symbol};
 use wasm_bindgen::JsValue;
+use x402_verdict_core::browser::ATTRIBUTES_KEY;
 use x402_verdict_core::json::Value;
-use x402_verdict_core::options::{OptionsError, ReadError};
+use x402_verdict_core::options::{from_attribute, OptionsError, ReadError};
 use x402_verdict_core::LookupOptions;
 
 use crate::json_value::to_value;
@@ -16,9 +18,22 @@ pub fn from_js(options: &JsValue) -> Result<LookupOptions, OptionsError> {
     if !options.is_object() {
         return Err(OptionsError::NotAnObject);
     }
+    // The texts of the options the package read from HTML attributes.
+    let attributes = Reflect::get(options, &Symbol::for_(ATTRIBUTES_KEY)).unwrap_or_default();
     LookupOptions::from_fields(&mut |name| {
         let value = Reflect::get(options, &name.into()).map_err(|_| ReadError::Threw)?;
-        to_value(&value, 0).map(|value| with_base_url_resolved(name, value))
+        let text = if value.is_undefined() && attributes.is_object() {
+            Reflect::get(&attributes, &name.into())
+                .ok()
+                .and_then(|t| t.as_string())
+        } else {
+            None
+        };
+        let value = match text {
+            Some(text) => Some(from_attribute(name, text)),
+            None => to_value(&value, 0)?,
+        };
+        Ok(with_base_url_resolved(name, value))
     })
 }
 

@@ -103,6 +103,52 @@ describe("script-tag loader", () => {
     await tab.close();
   });
 
+  test("attribute texts are read by the core: a list of keys, strict, a timeout with spaces, a timeout refused", async () => {
+    // RFC 8032's first test key: a valid key that signed nothing here.
+    const other = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=";
+    const spans = [
+      marked("verified", { "public-key": `${other}, ${demo.publicKey}`, strict: true }),
+      marked("verified", { "public-key": other, strict: true }),
+      marked("verified", { "timeout-ms": " 5000 " }),
+      marked("verified", { "timeout-ms": "soon" }),
+    ];
+    const { tab } = await open(page(`${spans.join(" ")}<script src="/pkg/embed.js"></script>`));
+    await settled(tab, 4);
+    const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
+    assert.deepEqual(shown.map(([state]) => state), ["human-backed", "unknown", "human-backed", "unknown"]);
+    assert.match(shown[1][1], /^signature_/, "strict, and no trusted key signed it");
+    assert.equal(shown[3][1], "invalid_input");
+    await tab.close();
+  });
+
+  test("the wasm 1.5 s late: each timeout counts from the badge's ask, its attribute's, not the default", async () => {
+    // The slow service: the demo's answers, passed on by the CDN origin 3.5 s
+    // late, with the demo's own CORS headers (not the CDN's beside them).
+    cdn.proxy = demo.url;
+    cdn.cors = false;
+    cdn.delays.set("/v0/verdict", 3500);
+    try {
+      await withWasmLate(async () => {
+        const spans = [
+          marked("verified", { "base-url": cdn.url, "timeout-ms": "1000" }),
+          // Answered at once, but its 1 s had run out when the wasm came.
+          marked("verified", { "timeout-ms": "1000" }),
+          // Past the default 3 s, within its own 5 s.
+          marked("verified", { "base-url": cdn.url, "timeout-ms": "5000" }),
+        ];
+        const { tab } = await open(page(`${spans.join(" ")}<script src="/pkg/embed.js"></script>`));
+        await settled(tab, 3);
+        const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
+        assert.deepEqual(shown, [["unknown", "timeout"], ["unknown", "timeout"], ["human-backed", ""]]);
+        await tab.close();
+      });
+    } finally {
+      cdn.proxy = null;
+      cdn.cors = true;
+      cdn.delays.clear();
+    }
+  });
+
   test("a module script tag from a CDN folder renders, the wasm resolved next to the loader", async () => {
     const { tab, seen } = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
     assert.deepEqual(states(await settled(tab)), ["human-backed"]);

@@ -8,9 +8,7 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::options::OPTION_NAMES;
-use x402_verdict_core::{
-    browser, Evaluation, Outcome, Reason, State, DEFAULT_TIMEOUT_MS, VERDICT_URL,
-};
+use x402_verdict_core::{browser, Evaluation, Outcome, Reason, State, VERDICT_URL};
 
 fn main() {
     // A badge whose code could not run: no answer, nothing checked.
@@ -23,8 +21,8 @@ fn main() {
     let constants: [(&str, Value); 8] = [
         ("UNKNOWN", json!(State::Unknown.as_str())),
         ("VERDICT_URL", json!(VERDICT_URL)),
-        ("DEFAULT_TIMEOUT_MS", json!(DEFAULT_TIMEOUT_MS)),
         ("OPTION_NAMES", json!(OPTION_NAMES)),
+        ("ATTRIBUTES_KEY", json!(browser::ATTRIBUTES_KEY)),
         ("RETRY_REASONS", json!(retry)),
         (
             "NOT_RUN",

@@ -4,6 +4,12 @@
 //! package's JavaScript holds no sentence of its own. Placeholders in braces
 //! (`{url}`, `{status}`, `{error}`) are filled in by the loader.
 
+/// The key (`Symbol.for` it) under which the package's JavaScript hands the
+/// wasm the options it read from HTML attributes, as written: an object of
+/// texts, each read by [`crate::options::from_attribute`] where the options
+/// themselves hold no value for it.
+pub const ATTRIBUTES_KEY: &str = "x402-verdict.attributes";
+
 /// The start of every warning the package writes to the console.
 pub const WARNING_PREFIX: &str = "x402-verdict badge: ";
 

@@ -32,6 +32,42 @@ pub const OPTION_NAMES: [&str; 7] = [
     "strict",
 ];
 
+/// An option written as an HTML attribute (`data-public-key="k1, k2"`,
+/// `data-timeout-ms="5000"`, `data-strict`), as the value the option takes:
+/// for `publicKey`, the list of its comma-separated keys; for `timeoutMs`,
+/// the whole number its decimal digits write; for `strict`, true when the
+/// attribute is empty, `true` or `strict`, false when it is `false`. Any
+/// other text is the option's value as written, which the option's own rule
+/// then takes or refuses (`timeoutMs="soon"` is not an integer).
+pub fn from_attribute(name: &str, text: String) -> Value {
+    let digits = text.trim_ascii();
+    // Byte by byte, for the wasm's size: no pattern searcher, no integer parser.
+    // A whole number past the rule's limits stays past them.
+    let whole = digits.bytes().try_fold(0u32, |n, b| {
+        let digit = b.wrapping_sub(b'0');
+        (digit < 10).then(|| n.saturating_mul(10).saturating_add(u32::from(digit)))
+    });
+    match name {
+        "publicKey" => {
+            let (mut keys, mut rest) = (Vec::new(), text.as_str());
+            loop {
+                let end = rest.bytes().position(|b| b == b',').unwrap_or(rest.len());
+                keys.push(Value::String(rest[..end].trim_ascii().to_owned()));
+                if end == rest.len() {
+                    break Value::Array(keys);
+                }
+                rest = &rest[end + 1..];
+            }
+        }
+        "timeoutMs" if !digits.is_empty() && whole.is_some() => {
+            Value::Integer(whole.unwrap_or_default().into())
+        }
+        "strict" if matches!(text.as_str(), "" | "true" | "strict") => Value::Bool(true),
+        "strict" if text == "false" => Value::Bool(false),
+        _ => Value::String(text),
+    }
+}
+
 /// One option as its source holds it: absent (`None`), a JSON value, or why
 /// it could not be read.
 pub type OptionField = Result<Option<Value>, ReadError>;
@@ -299,6 +335,61 @@ mod tests {
             let options = crate::json::from_serde(&v);
             Self::from_fields(&mut |name| Ok(options.get(name).cloned()))
         }
+    }
+
+    #[test]
+    fn attribute_texts_read_as_the_values_their_options_take() {
+        let cases = [
+            ("publicKey", "k1", json!(["k1"])),
+            ("publicKey", " k1 , k2 ", json!(["k1", "k2"])),
+            ("timeoutMs", "5000", json!(5000)),
+            ("timeoutMs", " 250 ", json!(250)),
+            ("timeoutMs", "+5", json!("+5")),
+            ("timeoutMs", "1.5", json!("1.5")),
+            ("timeoutMs", "", json!("")),
+            (
+                "timeoutMs",
+                "99999999999999999999",
+                json!(4_294_967_295_u32),
+            ),
+            ("strict", "", json!(true)),
+            ("strict", "true", json!(true)),
+            ("strict", "strict", json!(true)),
+            ("strict", "false", json!(false)),
+            ("strict", "yes", json!("yes")),
+            ("chain", " base ", json!(" base ")),
+        ];
+        for (name, text, expected) in cases {
+            assert_eq!(
+                from_attribute(name, text.into()),
+                crate::json::from_serde(&expected),
+                "{name}={text:?}"
+            );
+        }
+        // What the rules then make of them.
+        let read = |timeout: &str, strict: &str| {
+            let fields = [
+                ("baseUrl", "https://v.example"),
+                ("chain", "base"),
+                ("payTo", "0x1"),
+                ("resourceUrl", "https://r"),
+                ("timeoutMs", timeout),
+                ("strict", strict),
+            ];
+            LookupOptions::from_fields(&mut |name| {
+                Ok(fields
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(n, t)| from_attribute(n, (*t).into())))
+            })
+        };
+        let o = read("5000", "").unwrap();
+        assert_eq!((o.timeout_ms, o.lookup.strict), (5000, true));
+        assert_eq!(
+            read("soon", "false").unwrap_err().to_string(),
+            read("1.5", "false").unwrap_err().to_string()
+        );
+        assert!(read("3000", "yes").is_err());
     }
 
     #[test]
