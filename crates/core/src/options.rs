@@ -40,13 +40,6 @@ pub const OPTION_NAMES: [&str; 7] = [
 /// other text is the option's value as written, which the option's own rule
 /// then takes or refuses (`timeoutMs="soon"` is not an integer).
 pub fn from_attribute(name: &str, text: String) -> Value {
-    let digits = text.trim_ascii();
-    // Byte by byte, for the wasm's size: no pattern searcher, no integer parser.
-    // A whole number past the rule's limits stays past them.
-    let whole = digits.bytes().try_fold(0u32, |n, b| {
-        let digit = b.wrapping_sub(b'0');
-        (digit < 10).then(|| n.saturating_mul(10).saturating_add(u32::from(digit)))
-    });
     match name {
         "publicKey" => {
             let (mut keys, mut rest) = (Vec::new(), text.as_str());
@@ -59,13 +52,25 @@ pub fn from_attribute(name: &str, text: String) -> Value {
                 rest = &rest[end + 1..];
             }
         }
-        "timeoutMs" if !digits.is_empty() && whole.is_some() => {
-            Value::Integer(whole.unwrap_or_default().into())
-        }
+        "timeoutMs" => whole_number(text.trim_ascii()).map_or(Value::String(text), Value::Integer),
         "strict" if matches!(text.as_str(), "" | "true" | "strict") => Value::Bool(true),
         "strict" if text == "false" => Value::Bool(false),
         _ => Value::String(text),
     }
+}
+
+/// The whole number `digits` writes in decimal (none for an empty text or
+/// any other character), byte by byte for the wasm's size (no integer
+/// parser); one past `u32` saturates, and so stays past every limit.
+fn whole_number(digits: &str) -> Option<i64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let n = digits.bytes().try_fold(0u32, |n, b| {
+        let digit = b.wrapping_sub(b'0');
+        (digit < 10).then(|| n.saturating_mul(10).saturating_add(u32::from(digit)))
+    })?;
+    Some(n.into())
 }
 
 /// One option as its source holds it: absent (`None`), a JSON value, or why
