@@ -271,12 +271,13 @@ function popover(host, badge, tip, scripted) {
 }
 
 /**
- * Puts a badge reading "checking" in `container` (any element, of any
- * document or realm, connected or not), replacing its content, and returns
- * its host; an existing badge in the container is reused. `null` when the
- * container cannot hold one.
+ * Puts a badge in `container` (any element, of any document or realm,
+ * connected or not), replacing its content, showing `state`, `label`,
+ * `hover` and the accessible name `name` (the core's words for a lookup
+ * that runs: its CHECKING); an existing badge in the container is reused.
+ * Returns its host, or `null` when the container cannot hold one.
  */
-export function mount(container) {
+export function mount(container, state, label, hover, name) {
   try {
     if (!container || container.nodeType !== 1) return null;
     let host = container.firstElementChild;
@@ -295,7 +296,7 @@ export function mount(container) {
       if (POPOVER) popover(host, badge, root.lastChild, ANCHORLESS);
       container.replaceChildren(host);
     }
-    show(host, "checking", "checking", "Checking the verification service…");
+    show(host, state, label, hover, name);
     return host;
   } catch {
     return null;
@@ -368,10 +369,11 @@ export function setTheme(host, theme) {
 
 /**
  * Shows a state (`checking`, `human-backed`, `revoked`, `unknown`), its
- * label and hover text, and keeps the reason code on the host
- * (`data-reason`, as in the structured result; absent when there is none).
+ * label, hover text and accessible name (`aria-label`), all the core's
+ * words, and keeps the reason code on the host (`data-reason`, as in the
+ * structured result; absent when there is none).
  */
-export function show(host, state, label, hover, reason) {
+export function show(host, state, label, hover, name, reason) {
   try {
     const root = host.shadowRoot;
     const badge = root.querySelector(".badge");
@@ -379,7 +381,7 @@ export function show(host, state, label, hover, reason) {
     if (reason) host.setAttribute("data-reason", reason);
     else host.removeAttribute("data-reason");
     badge.setAttribute("data-state", state);
-    badge.setAttribute("aria-label", `x402 verification: ${label}`);
+    badge.setAttribute("aria-label", name);
     root.querySelector(".label").textContent = label;
     root.querySelector(".tip").textContent = hover;
     style(host);

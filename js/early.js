@@ -11,14 +11,15 @@
 const early = new Map();
 
 /**
- * Starts the request for `url` (unless one is waiting), as the Rust would
- * send it: GET, no credentials, asking for JSON. The Rust that takes it
- * counts the lookup's timeout from when it was asked.
+ * Starts the request for `url` (unless one is waiting) with `init`, the
+ * core's REQUEST_INIT (words.js, which index.js reads: this file is also
+ * the wasm's own import, with no words beside it), as the Rust sends it.
+ * The Rust that takes it counts the lookup's timeout from when it was asked.
  */
-export function requestEarly(url) {
+export function requestEarly(url, init) {
   if (early.has(url)) return;
   const controller = new AbortController();
-  const response = fetch(url, { credentials: "omit", headers: { Accept: "application/json" }, signal: controller.signal });
+  const response = fetch(url, { ...init, signal: controller.signal });
   // Seen by whoever takes it; a request nobody takes rejects unheard.
   response.catch(() => {});
   early.set(url, [response, controller, Date.now()]);

@@ -18,6 +18,7 @@
 // runs instead, with one console.warn saying why.
 import init, { renderAll } from "./index.js";
 import { inTurn, mount, setTheme } from "./badge.js";
+import { CHECKING } from "./words.js";
 
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
 /** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
@@ -33,7 +34,7 @@ function scriptUrl() {
 const x402ScriptUrl = scriptUrl();
 // The wasm is fetched and compiled from the first line, beside everything else.
 let ready = false;
-init(new URL("x402_verdict_badge_bg.wasm", x402ScriptUrl)).then(() => {
+init(new URL("x402_verdict_embed_bg.wasm", x402ScriptUrl)).then(() => {
   ready = true;
   renderAll(document, LAZY);
 });
@@ -60,7 +61,7 @@ function draw(root) {
     inTurn(() => {
       // Drawn meanwhile by the package: its badge stays.
       if (element.firstElementChild?.shadowRoot) return;
-      setTheme(mount(element), element.getAttribute("data-theme") ?? element.getAttribute("theme"));
+      setTheme(mount(element, ...CHECKING), element.getAttribute("data-theme") ?? element.getAttribute("theme"));
     });
   }
 }

@@ -11,10 +11,11 @@
 // its first call on. Every function returns a promise that settles and never
 // rejects. It also defines the <x402-verdict-badge> element. Its words and spellings are the core's
 // (./words.js, written by the build from crates/core/src/browser.rs).
-import initWasm, { lookupVerdict as wasmLookup, renderBadge as wasmRender } from "./x402_verdict_badge.js";
+// A namespace: in embed.js, this is the script tag's glue, whose wasm has no lookupVerdict.
+import * as wasm from "./x402_verdict_badge.js";
 import { inTurn, mount, setTheme, show } from "./badge.js";
 import { dropEarly, requestEarly } from "./early.js";
-import { ATTRIBUTES_KEY, NOT_LOADED, NOT_RUN, OPTION_NAMES, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
+import { ATTRIBUTES_KEY, CHECKING, NOT_LOADED, NOT_RUN, OPTION_NAMES, REQUEST_INIT, RETRY_REASONS, UNKNOWN, VERDICT_URL, WARNINGS } from "./words.js";
 
 /** Shared with the script-tag loader, so that a page gets one warning. */
 const WARNED = Symbol.for("x402-verdict.warned");
@@ -87,7 +88,7 @@ let challengeReader;
 const challengeUrl = () => new URL("x402_verdict_challenge_bg.wasm", import.meta.url);
 function challengeWasm() {
   challengeReader ??= import("./x402_verdict_challenge.js").then(async (reader) => {
-    await reader.default({ module_or_path: await fetched(challengeUrl()) });
+    reader.initSync({ module: await compiled(fetched(challengeUrl())) });
     return reader;
   });
   return challengeReader;
@@ -98,9 +99,9 @@ function readChallenge(input) {
     .then((reader) => reader.endpointsFromPaymentRequired(input));
 }
 
-/** The wasm at `url` (a string or URL; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */
+/** The wasm at `url` (a string, URL or Request; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */
 async function fetched(url) {
-  if (typeof url !== "string" && !(url instanceof URL)) return url;
+  if (typeof url !== "string" && !(url instanceof URL) && !(typeof Request === "function" && url instanceof Request)) return url;
   // Refused by connect-src or CORS, or unreachable: every engine words it its own way ("Load failed" in WebKit).
   const response = await fetch(url).catch((cause) => {
     throw Object.assign(new Error(String(cause?.message ?? cause)), { unfetched: true });
@@ -109,14 +110,31 @@ async function fetched(url) {
   return response;
 }
 
+/**
+ * The wasm compiled from `source`: a Response, compiled as it downloads (from
+ * its bytes where the server does not send application/wasm); its bytes; or
+ * a module compiled already. The glue's initSync then instantiates it.
+ */
+async function compiled(source) {
+  source = await source;
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof Response !== "function" || !(source instanceof Response)) return WebAssembly.compile(source);
+  try {
+    return await WebAssembly.compileStreaming(source);
+  } catch (error) {
+    if (source.bodyUsed) throw error;
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+}
+
 async function load(input) {
   let url = input;
   try {
     if (typeof WebAssembly !== "object") throw new TypeError("no WebAssembly");
     // A literal, so that bundlers (Vite, webpack) find the wasm and emit it.
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
-    await initWasm({ module_or_path: await fetched(url) });
-    return { renderBadge: wasmRender, lookupVerdict: wasmLookup, endpointsFromPaymentRequired: readChallenge };
+    wasm.initSync({ module: await compiled(fetched(url)) });
+    return { renderBadge: wasm.renderBadge, lookupVerdict: wasm.lookupVerdict, endpointsFromPaymentRequired: readChallenge };
   } catch (error) {
     return onJavaScript(error, url);
   }
@@ -151,7 +169,7 @@ function requestWhileLoading(options) {
     const fields = { base: option(options, "baseUrl"), chain: option(options, "chain"), payTo: option(options, "payTo"), resourceUrl: option(options, "resourceUrl") };
     if (!Object.values(fields).every((value) => typeof value === "string" && value)) return;
     fields.base = new URL(fields.base, document.baseURI).href.replace(/\/$/, "");
-    requestEarly(VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name]))));
+    requestEarly(VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name]))), REQUEST_INIT);
   } catch {
     // The engine reads these options itself and says what is wrong.
   }
@@ -345,7 +363,7 @@ function render(container, options, again, look = false) {
  */
 function renderNow(container, copy, ready) {
   const placeholder = new Promise((drawn) => inTurn(() => {
-    const host = mount(container);
+    const host = mount(container, ...CHECKING);
     setTheme(host, option(copy, "theme"));
     retries.delete(container);
     drawn(host);
@@ -355,7 +373,7 @@ function renderNow(container, copy, ready) {
     return Promise.all([loadedEngine(), placeholder]).then(([e]) => e.renderBadge(container, copy));
   }, ready)
     .catch(() => placeholder.then((host) => {
-      show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover);
+      show(host, UNKNOWN, NOT_LOADED.label, NOT_LOADED.hover, NOT_LOADED.name);
       return UNKNOWN;
     }));
 }

@@ -14,7 +14,8 @@ cargo build --release -p x402-verdict --quiet
 # /metrics/ by npm start).
 target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics
 
-# target, out_dir, profile, features, challenge_features, challenge_name,
+# target, out_dir, profile, features, embed_features, embed_name,
+# challenge_features, challenge_name,
 # wasm_opt_passes, size_rustflags, size_cargo_args, fallback_warning,
 # js_rustflags, js_cargo_args, js_wasm_opt_passes: from wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
@@ -42,6 +43,13 @@ node scripts/minify.mjs "$out_dir"
 
 # endpointsFromPaymentRequired's own wasm, built and shrunk the same way in a
 # folder of its own, then added to the package.
+embed_dir=target/embed-build/pkg
+wasm_pack "$embed_dir" "" "$embed_name" --no-default-features --features "$embed_features"
+embed_wasm="$embed_dir/${embed_name}_bg.wasm"
+wasm-opt "${wasm_opt_passes[@]}" "$embed_wasm" -o "$embed_wasm"
+node scripts/minify.mjs "$embed_dir" --stem "$embed_name"
+cp "$embed_wasm" "$out_dir/"
+
 challenge_dir=target/challenge-build/pkg
 wasm_pack "$challenge_dir" "" "$challenge_name" --no-default-features --features "$challenge_features"
 challenge_wasm="$challenge_dir/${challenge_name}_bg.wasm"
@@ -64,7 +72,7 @@ node scripts/minify.mjs "$js_dir" --to-js
 cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"
 # The package's JavaScript: the badge's DOM, the entry, the JavaScript build,
 # the script-tag loader, and package.json pointing at them.
-node scripts/package-js.mjs "$out_dir" "$js_dir"
+node scripts/package-js.mjs "$out_dir" "$js_dir" "$embed_dir/$embed_name.js"
 # A copy, not a link: the service serves no file from outside its --www folder.
 rm -rf www/pkg
 cp -R "$out_dir" www/pkg

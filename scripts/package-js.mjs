@@ -1,7 +1,8 @@
 // Adds the package's JavaScript to the wasm-pack build in <pkg dir> (run by
 // scripts/build.sh after scripts/minify.mjs), with the JavaScript build from
 // <js build dir> (minify.mjs --to-js: its glue holding the wasm2js
-// translation):
+// translation) and the glue of the script tag's wasm (wasm-pack.toml's
+// [embed-build], whose wasm build.sh put in <pkg dir>):
 //
 // - words.js, the core's words (written by crates/core/examples/browser-words.rs),
 //   goes into the files that import it, not beside them;
@@ -13,31 +14,33 @@
 //   ./early.js, so that a page loads each once;
 // - x402_verdict_badge_js.js, the JavaScript build (loaded only where the
 //   wasm cannot run);
-// - embed.js, the script-tag loader: js/embed.js bundled by rolldown with
-//   everything it imports (index.js, badge.js, early.js, the glue) into one
-//   classic script that also runs as a module (import.meta.url becomes the
-//   script's own URL), the JavaScript build and the challenge reader
-//   (x402_verdict_challenge.js and its wasm, which build.sh put here) left
-//   outside;
+// - embed.js, the script-tag loader: the sources of js/embed.js and of
+//   everything it imports (index.js, badge.js, early.js, the core's words
+//   once, and the script tag's glue in place of the module entry's) bundled
+//   by rolldown into one classic script that also runs as a module
+//   (import.meta.url becomes the script's own URL), the JavaScript build
+//   and the challenge reader (x402_verdict_challenge.js and its wasm, which
+//   build.sh put here) left outside;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
 //
-// Usage: node scripts/package-js.mjs <pkg dir> <js build dir>
-import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// Usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue>
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rolldown } from "rolldown";
 import { minify } from "terser";
 
-const [dir = "pkg", jsDir] = process.argv.slice(2);
-if (!jsDir) throw new Error("usage: node scripts/package-js.mjs <pkg dir> <js build dir>");
+const [dir = "pkg", jsDir, embedGlue] = process.argv.slice(2);
+if (!embedGlue) throw new Error("usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue>");
 /** Collapses the badge's stylesheet (a template literal): no comments, no needless spaces. */
 const compactCss = (code) => code.replace(/const CSS = `([^`]*)`;/, (_, css) => {
   const compact = css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};:,])\s*/g, "$1").trim();
   return `const CSS = \`${compact}\`;`;
 });
 const wordsFile = join(dir, "words.js");
-const words = readFileSync(wordsFile, "utf8").replace(/^export /gm, "");
+const wordsModule = readFileSync(wordsFile, "utf8");
+const words = wordsModule.replace(/^export /gm, "");
 /** The source with the core's words in place of its import of ./words.js. */
 const withWords = (code) => code.replace(/^import \{[^}]*\} from "\.\/words\.js";$/m, () => words);
 const source = (name) => withWords(compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
@@ -70,18 +73,31 @@ const JS_BUILD = "x402_verdict_badge_js.js";
 writeFileSync(join(dir, JS_BUILD), withOwnImports(jsGlue));
 rmSync(join(dir, "snippets"), { recursive: true, force: true });
 
-// The script-tag loader: one classic script, bundled from the files above.
-const entry = join(dir, ".embed-entry.js");
-writeFileSync(entry, source("embed.js"));
+// The script-tag loader: one classic script, bundled from the sources of the
+// files above (minified once, as a whole) and one copy of the core's words.
+const sources = join(dir, ".embed");
+mkdirSync(sources, { recursive: true });
+for (const name of ["embed.js", "index.js", "badge.js", "early.js"]) {
+  writeFileSync(join(sources, name), compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
+}
+writeFileSync(join(sources, "words.js"), wordsModule);
+// The script tag's own glue (its wasm has renderBadge alone), where index.js imports the module entry's.
+writeFileSync(join(sources, "x402_verdict_badge.js"), withOwnImports(readFileSync(embedGlue, "utf8")));
 const bundle = await rolldown({
-  input: entry,
+  input: join(sources, "embed.js"),
   // Loaded on demand, from next to embed.js: the JavaScript build, and the challenge reader's glue.
   external: [new RegExp(JS_BUILD.replace(".", "\\.")), /x402_verdict_challenge\.js/],
   transform: { define: { "import.meta.url": "x402ScriptUrl" } },
+  // The script tag's glue has no lookupVerdict, which index.js reads from it as undefined: nothing on a
+  // page of badges by script tag can call it.
+  onLog(level, log, handler) {
+    if (log.code === "IMPORT_IS_UNDEFINED" && log.message.includes("lookupVerdict")) return;
+    handler(level, log);
+  },
 });
 const { output } = await bundle.generate({ format: "iife" });
 await bundle.close();
-rmSync(entry);
+rmSync(sources, { recursive: true });
 const embed = (await minify(output[0].code, { ...options, module: false, toplevel: true })).code;
 if (embed.includes("import.meta")) throw new Error("package-js: embed.js is a classic script and must not read import.meta");
 writeFileSync(join(dir, "embed.js"), embed);

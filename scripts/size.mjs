@@ -1,5 +1,5 @@
 // Prints the raw, gzip and brotli sizes of every file a page loads for the
-// badge, by the way it loads it (a script tag: embed.js, one bundle, and the
+// badge, by the way it loads it (a script tag: embed.js, one bundle, and its
 // wasm; the module entry: index.js, the badge's DOM code, early.js, the glue
 // and the wasm), of the challenge reader (loaded only when
 // endpointsFromPaymentRequired is called) and of the JavaScript build (the
@@ -12,11 +12,12 @@ import { readFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { buildConfig } from "./build-config.mjs";
 
-const { outDir, budgetGzip: BUDGET } = buildConfig();
+const { outDir, embedName, budgetGzip: BUDGET } = buildConfig();
 const WASM = `${outDir}/x402_verdict_badge_bg.wasm`;
 const GLUE = `${outDir}/x402_verdict_badge.js`;
 const ways = {
-  "by a script tag": [`${outDir}/embed.js`, WASM],
+  // embed.js holds the script tag's glue, for its own wasm (renderBadge alone).
+  "by a script tag": [`${outDir}/embed.js`, `${outDir}/${embedName}_bg.wasm`],
   "by the module entry": [`${outDir}/index.js`, `${outDir}/badge.js`, `${outDir}/early.js`, GLUE, WASM],
 };
 const onDemand = {

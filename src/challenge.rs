@@ -3,11 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
-use x402_verdict_core::json::Value;
 use x402_verdict_core::Challenge;
 
 use crate::json_value::to_value;
-use crate::to_js;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -39,20 +37,15 @@ export interface PaymentEndpoints {
 pub fn endpoints_from_payment_required(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
 ) -> JsValue {
-    let unread = |reason: String| Endpoints {
-        endpoints: Vec::new(),
-        reason: Some(reason),
-    };
     let read = match input.as_string() {
         Some(text) => Endpoints::from(Challenge::from_text(&text)),
-        None => match to_value(&input, 0) {
-            Ok(Some(value @ Value::Object(_))) => Endpoints::from(Challenge::from_saved(&value)),
-            Ok(_) => unread(
-                "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
-                    .into(),
-            ),
-            Err(problem) => unread(format!("a value in the challenge {problem}")),
-        },
+        None => Endpoints::from_value(to_value(&input, 0)),
     };
     to_js(&read)
+}
+
+/// The endpoints as a plain JS object, through serde.
+fn to_js(value: &Endpoints) -> JsValue {
+    serde::Serialize::serialize(value, &serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }

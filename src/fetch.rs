@@ -1,4 +1,4 @@
-//! One verdict request from the browser: `fetch` with `credentials: "omit"`,
+//! One verdict request from the browser: `fetch` without credentials,
 //! an `AbortController` whose timer covers the whole exchange (headers and
 //! body), a 64 KiB body cap, and no redirect to another origin.
 //!
@@ -17,11 +17,10 @@ use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{
-    AbortController, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestRedirect,
-};
+use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
+use x402_verdict_core::browser::REQUEST_CREDENTIALS;
 use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES};
+use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES, VERDICT_MEDIA_TYPE};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
 pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
@@ -169,13 +168,13 @@ async fn exchange(
         Some(sent) => sent,
         None => {
             let window = web_sys::window().ok_or(Failure::Js)?;
+            // A GET that follows redirects (fetch's defaults: the browser
+            // cannot stop at each hop; where it ended up is checked below).
             let init = RequestInit::new();
-            init.set_method("GET");
-            init.set_credentials(RequestCredentials::Omit);
-            init.set_redirect(RequestRedirect::Follow);
+            Reflect::set(&init, &"credentials".into(), &REQUEST_CREDENTIALS.into())?;
             init.set_signal(Some(&controller.signal()));
             let headers = js_sys::Object::new();
-            Reflect::set(&headers, &"Accept".into(), &"application/json".into())?;
+            Reflect::set(&headers, &"Accept".into(), &VERDICT_MEDIA_TYPE.into())?;
             init.set_headers(&headers);
             window.fetch_with_str_and_init(url, &init)
         }

@@ -33,16 +33,16 @@ mod options;
 #[cfg(feature = "badge")]
 mod render;
 
-use wasm_bindgen::prelude::*;
-
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(feature = "challenge")]
 pub use challenge::endpoints_from_payment_required;
+#[cfg(feature = "lookup")]
+pub use lookup::lookup_verdict;
 #[cfg(feature = "badge")]
-pub use lookup::{lookup_verdict, render_badge};
+pub use lookup::render_badge;
 
 /// Checks an Ed25519 signature exactly as a verdict's is checked (the
 /// core's strict verification; each argument base64): how the tests run the
@@ -50,7 +50,7 @@ pub use lookup::{lookup_verdict, render_badge};
 /// `verify-export` feature (wasm-pack.toml). Not part of the documented API.
 #[cfg(feature = "verify-export")]
 #[doc(hidden)]
-#[wasm_bindgen(js_name = verifyEd25519, skip_typescript)]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = verifyEd25519, skip_typescript)]
 pub fn verify_ed25519(public_key: &str, message: &str, signature: &str) -> bool {
     use x402_verdict_core::keys::{decode_base64, parse_public_key};
     let (Ok(key), Some(message), Some(signature)) = (
@@ -61,11 +61,4 @@ pub fn verify_ed25519(public_key: &str, message: &str, signature: &str) -> bool 
         return false;
     };
     x402_verdict_core::signing::verify_strict(&key, &message, &signature)
-}
-
-/// A value the package returns, as a plain JS object, through serde.
-pub(crate) fn to_js(value: &impl serde::Serialize) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL)
 }

@@ -6,9 +6,11 @@ use std::pin::Pin;
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
+#[cfg(feature = "lookup")]
+use x402_verdict_core::evaluate::MemberValue;
 use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
 
-use crate::{fetch, options, render, to_js};
+use crate::{fetch, options, render};
 
 const UNKNOWN: &str = State::Unknown.as_str();
 
@@ -82,6 +84,7 @@ pub fn render_badge(
 
 /// Looks one endpoint up and resolves to the structured result, for
 /// dashboards that draw their own UI. Never rejects.
+#[cfg(feature = "lookup")]
 #[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "Promise<VerdictResult>")]
 pub fn lookup_verdict(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
@@ -92,8 +95,24 @@ pub fn lookup_verdict(
             Ok(options) => evaluate(&options).await,
             Err(problem) => Evaluation::invalid_input(format!("{problem}")),
         };
-        to_js(&result)
+        to_object(&result)
     }))
+}
+
+/// The structured result as a plain JS object, written member by member as
+/// the core lists them (no serializer in the page's wasm).
+#[cfg(feature = "lookup")]
+fn to_object(result: &Evaluation) -> JsValue {
+    let object = js_sys::Object::new();
+    for (name, value) in result.members() {
+        let value = match value {
+            MemberValue::Text(text) => JsValue::from_str(text),
+            MemberValue::Owned(text) => JsValue::from_str(&text),
+            MemberValue::Number(number) => JsValue::from(number),
+        };
+        let _ = js_sys::Reflect::set(&object, &name.into(), &value);
+    }
+    object.into()
 }
 
 /// Runs `future` on the microtask queue and returns a promise of its value

@@ -5,20 +5,28 @@
 //! service data written with `textContent` only.
 
 use wasm_bindgen::prelude::*;
+use x402_verdict_core::text::{accessible_name, CHECKING};
 use x402_verdict_core::Evaluation;
 
 #[wasm_bindgen(module = "/js/badge.js")]
 extern "C" {
-    /// Puts a "checking" badge in `container` and returns its host; `null`
-    /// when the container cannot hold one. It never throws; `catch` gives it
-    /// a shim in the glue's one import object, as every other import has.
+    /// Puts a badge in `container` showing a state, its label, hover text
+    /// and accessible name, and returns its host; `null` when the container
+    /// cannot hold one. It never throws; `catch` gives it a shim in the
+    /// glue's one import object, as every other import has.
     #[wasm_bindgen(js_name = mount, catch)]
-    fn mount_js(container: &JsValue) -> Result<JsValue, JsValue>;
+    fn mount_js(
+        container: &JsValue,
+        state: &str,
+        label: &str,
+        hover: &str,
+        name: &str,
+    ) -> Result<JsValue, JsValue>;
 
-    /// Shows a state, its label, hover text and reason code (empty for
-    /// none). Never throws.
+    /// Shows a state, its label, hover text, accessible name and reason
+    /// code (empty for none). Never throws.
     #[wasm_bindgen(js_name = show)]
-    fn show_js(host: &JsValue, state: &str, label: &str, hover: &str, reason: &str);
+    fn show_js(host: &JsValue, state: &str, label: &str, hover: &str, name: &str, reason: &str);
 }
 
 /// A badge drawn in a container, reading "checking" until it shows a result.
@@ -29,23 +37,21 @@ impl Badge {
     /// realm, connected or not) with a badge reading "checking"; `None` when
     /// it is not an element.
     pub fn mount(container: &JsValue) -> Option<Badge> {
-        let host = mount_js(container).ok()?;
+        let [state, label, hover] = CHECKING;
+        let host = mount_js(container, state, label, hover, &accessible_name(label)).ok()?;
         (!host.is_null()).then_some(Badge(host))
     }
 
     /// Shows a result: its state, label, hover text and reason.
     pub fn show(&self, result: &Evaluation) {
-        let mut hover = result.badge_hover();
-        if let Some(detail) = &result.detail {
-            hover = format!("{hover} ({detail})");
-        }
-        let reason = result.reason.map_or("", |r| r.as_str());
+        let label = result.badge_label();
         show_js(
             &self.0,
             result.state.as_str(),
-            &result.badge_label(),
-            &hover,
-            reason,
+            &label,
+            &result.badge_hover(),
+            &accessible_name(&label),
+            result.reason.map_or("", |r| r.as_str()),
         );
     }
 }

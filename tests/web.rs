@@ -194,15 +194,26 @@ async fn placeholder_is_there_before_the_answer() {
     JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL))
         .await
         .unwrap();
-    let (state, label, tip, _) = parts(&c);
-    assert_eq!((state.as_str(), label.as_str()), ("checking", "checking"));
-    assert!(tip.contains("Checking"));
+    let (state, label, tip, root) = parts(&c);
+    assert_eq!(
+        (state.as_str(), label.as_str(), tip.as_str()),
+        ("checking", "checking", "Checking the verification service…")
+    );
+    let name = |root: &ShadowRoot| {
+        root.query_selector(".badge")
+            .unwrap()
+            .unwrap()
+            .get_attribute("aria-label")
+    };
+    assert_eq!(name(&root).as_deref(), Some("x402 verification: checking"));
     let height_before = c
         .first_element_child()
         .unwrap()
         .unchecked_into::<web_sys::HtmlElement>()
         .offset_height();
     assert_eq!(state_of(promise).await, "human-backed");
+    let (_, label, _, root) = parts(&c);
+    assert_eq!(name(&root), Some(format!("x402 verification: {label}")));
     let height_after = c
         .first_element_child()
         .unwrap()

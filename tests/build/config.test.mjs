@@ -18,16 +18,19 @@ test("the build reads its settings from wasm-pack.toml", () => {
   assert.equal(config.outDir, "pkg");
   assert.equal(config.profile, "wasm-release");
   assert.equal(config.budgetGzip, 48 * 1024);
-  assert.deepEqual([config.features, config.challengeFeatures, config.challengeName], [["badge"], ["challenge"], "x402_verdict_challenge"]);
+  assert.deepEqual(
+    [config.features, config.embedFeatures, config.embedName, config.challengeFeatures, config.challengeName],
+    [["lookup"], ["badge"], "x402_verdict_embed", ["challenge"], "x402_verdict_challenge"],
+  );
   assert.ok(config.wasmOptPasses.includes("-Oz"));
   // The Cargo profile it names exists; wasm-pack's own metadata does not.
   const cargo = read("Cargo.toml");
   assert.match(cargo, new RegExp(`^\\[profile\\.${config.profile}\\]$`, "m"));
   assert.doesNotMatch(cargo, /metadata\.wasm-pack/);
   // What build.sh evaluates, evaluated by bash.
-  const script = `${shellAssignments(config)}\nprintf '%s\\n' "$target" "$out_dir" "\${#wasm_opt_passes[@]}" "$fallback_warning" "$features" "$challenge_name"`;
+  const script = `${shellAssignments(config)}\nprintf '%s\\n' "$target" "$out_dir" "\${#wasm_opt_passes[@]}" "$fallback_warning" "$features" "$embed_name" "$challenge_name"`;
   const printed = execFileSync("bash", ["-c", script], { encoding: "utf8" }).trim().split("\n");
-  assert.deepEqual(printed, ["web", "pkg", String(config.wasmOptPasses.length), config.fallbackWarning, "badge", "x402_verdict_challenge"]);
+  assert.deepEqual(printed, ["web", "pkg", String(config.wasmOptPasses.length), config.fallbackWarning, "lookup", "x402_verdict_embed", "x402_verdict_challenge"]);
 });
 
 test("a bad setting is named in one line", () => {
@@ -36,7 +39,7 @@ test("a bad setting is named in one line", () => {
   for (const [edit, message] of [
     [(t) => t.replace(/budget-gzip = \d+/, 'budget-gzip = "48 KB"'), "wasm-pack.toml: [size] budget-gzip must be a whole number of bytes"],
     [(t) => t.replace(/^target = .*$/m, ""), "wasm-pack.toml: [package] target must be a wasm-pack target"],
-    [(t) => t.replace(/^out-name = .*$/m, ""), "wasm-pack.toml: [challenge-build] out-name must be a file name stem"],
+    [(t) => t.replace(/^out-name = .*$/m, ""), "wasm-pack.toml: [embed-build] out-name must be a file name stem"],
     [(t) => t.replace('"-Oz", ', "-Oz, "), /^wasm-pack\.toml: /],
   ]) {
     const file = join(dir, "wasm-pack.toml");

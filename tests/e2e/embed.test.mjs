@@ -78,14 +78,17 @@ async function settled(tab, count = 1, shot) {
 
 const states = (badges) => badges.map((b) => b.state);
 
-/** Runs `run` while the badge's wasm arrives 1.5 s late; resolves to what it gives. */
+/** The badge's wasm: the script tag's (renderBadge alone), and the module entry's. */
+const EMBED_WASM = "/pkg/x402_verdict_embed_bg.wasm";
+const MODULE_WASM = "/pkg/x402_verdict_badge_bg.wasm";
+
+/** Runs `run` while the badge's wasm, either, arrives 1.5 s late; resolves to what it gives. */
 async function withWasmLate(run) {
-  const wasm = "/pkg/x402_verdict_badge_bg.wasm";
-  site.delays.set(wasm, 1500);
+  for (const wasm of [EMBED_WASM, MODULE_WASM]) site.delays.set(wasm, 1500);
   try {
     return await run();
   } finally {
-    site.delays.delete(wasm);
+    for (const wasm of [EMBED_WASM, MODULE_WASM]) site.delays.delete(wasm);
   }
 }
 
@@ -97,7 +100,7 @@ describe("script-tag loader", () => {
     assert.equal(badges[0].label, "verified · G");
     assert.ok(badges.every((b) => b.styled));
     const files = (await fetched(tab, "/pkg/")).map((url) => new URL(url).pathname).sort();
-    assert.deepEqual(files, ["/pkg/embed.js", "/pkg/x402_verdict_badge_bg.wasm"], "a page of badges loads the loader and the badge's wasm, and nothing else of the package");
+    assert.deepEqual(files, ["/pkg/embed.js", EMBED_WASM], "a page of badges loads the loader and its wasm, and nothing else of the package");
     const { errors, warnings } = await seen();
     assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
@@ -152,7 +155,7 @@ describe("script-tag loader", () => {
   test("a module script tag from a CDN folder renders, the wasm resolved next to the loader", async () => {
     const { tab, seen } = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
     assert.deepEqual(states(await settled(tab)), ["human-backed"]);
-    assert.ok(cdn.requests.includes("/pkg/x402_verdict_badge_bg.wasm"), "the wasm came from the CDN folder");
+    assert.ok(cdn.requests.includes(EMBED_WASM), "the wasm came from the CDN folder");
     const { errors, warnings } = await seen();
     assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
@@ -217,8 +220,7 @@ describe("script-tag loader", () => {
    * to the tab, once the badge has settled (human-backed), and what the page's probe saw.
    */
   async function lateWasm(init) {
-    const wasm = "/pkg/x402_verdict_badge_bg.wasm";
-    site.delays.set(wasm, 1500);
+    site.delays.set(EMBED_WASM, 1500);
     try {
       const body = `<p id="line">Operator verification: ${marked("verified")} <span id="after">and the rest of the line.</span></p><p id="next">Next paragraph.</p>`;
       const { tab, seen } = await open(page(body, `<script src="/pkg/embed.js"></script>`), { init });
@@ -242,7 +244,8 @@ describe("script-tag loader", () => {
         const span = document.querySelector("#line [data-x402-verdict]");
         const host = span?.querySelector(".x402-verdict-badge");
         const next = document.getElementById("next");
-        if (span) frames.push({ state: host?.dataset.state ?? "none", layout: next && JSON.stringify([box(host), box(document.getElementById("after")), box(next)]) });
+        const words = host && [".label", ".tip"].map((part) => host.shadowRoot.querySelector(part).textContent).concat(host.shadowRoot.querySelector(".badge").getAttribute("aria-label"));
+        if (span) frames.push({ state: host?.dataset.state ?? "none", words, layout: next && JSON.stringify([box(host), box(document.getElementById("after")), box(next)]) });
         if (frames.filter((f) => f.state === "human-backed").length < 2) requestAnimationFrame(frame);
       });
     });
@@ -255,6 +258,18 @@ describe("script-tag loader", () => {
     assert.ok(frames.find((f) => f.layout).state === "checking", "the line was laid out whole before the wasm arrived");
     const [[, , width]] = JSON.parse(layouts[0]);
     assert.ok(width > 50, `width ${width}`);
+    // The loader drew that placeholder before the wasm arrived; the wasm draws its own (the glue's
+    // renderBadge, read as it returns, before any answer): the same words, the core's.
+    const drawnByWasm = await runModule(tab, site, async () => {
+      const glue = await import("/pkg/x402_verdict_badge.js");
+      await glue.default();
+      const container = document.body.appendChild(document.createElement("span"));
+      glue.renderBadge(container, { baseUrl: location.origin, chain: "base", payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", resourceUrl: "https://a.example/x" });
+      const root = container.firstElementChild.shadowRoot;
+      return [".label", ".tip"].map((part) => root.querySelector(part).textContent).concat(root.querySelector(".badge").getAttribute("aria-label"));
+    });
+    assert.deepEqual(frames[0].words, drawnByWasm);
+    assert.equal(drawnByWasm[2], `x402 verification: ${drawnByWasm[0]}`);
     await tab.close();
   });
 
@@ -310,7 +325,7 @@ describe("when the wasm cannot run, the JavaScript build renders, signatures che
   });
 
   test("the .wasm file missing (404)", async () => {
-    site.statuses.set("/pkg/x402_verdict_badge_bg.wasm", 404);
+    site.statuses.set(EMBED_WASM, 404);
     try {
       assert.match(await jsBuild({}, "js-build-404"), /HTTP 404/);
     } finally {
@@ -497,8 +512,8 @@ describe("the JS API never throws and never hangs", () => {
     const { tab, seen } = await open(page(""));
     const read = await readChallengeTwice(tab);
     assert.equal(read.state, "human-backed");
-    assert.deepEqual(read.beforeReading, ["/pkg/x402_verdict_badge.js", "/pkg/x402_verdict_badge_bg.wasm"]);
-    assert.deepEqual(read.afterReading, ["/pkg/x402_verdict_badge.js", "/pkg/x402_verdict_badge_bg.wasm", "/pkg/x402_verdict_challenge.js", "/pkg/x402_verdict_challenge_bg.wasm"]);
+    assert.deepEqual(read.beforeReading, ["/pkg/x402_verdict_badge.js", MODULE_WASM]);
+    assert.deepEqual(read.afterReading, ["/pkg/x402_verdict_badge.js", MODULE_WASM, "/pkg/x402_verdict_challenge.js", "/pkg/x402_verdict_challenge_bg.wasm"]);
     const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
     assert.deepEqual(read.first.endpoints.map((e) => [e.chain, e.payTo, e.resourceUrl, e.amount]), [[chain, payTo, resourceUrl, "1000"]]);
     assert.equal(read.first.reason, undefined);

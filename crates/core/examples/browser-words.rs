@@ -8,7 +8,10 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::options::OPTION_NAMES;
-use x402_verdict_core::{browser, Evaluation, Outcome, Reason, State, VERDICT_URL};
+use x402_verdict_core::text::{accessible_name, CHECKING};
+use x402_verdict_core::{
+    browser, Evaluation, Outcome, Reason, State, VERDICT_MEDIA_TYPE, VERDICT_URL,
+};
 
 fn main() {
     // A badge whose code could not run: no answer, nothing checked.
@@ -18,10 +21,23 @@ fn main() {
         .filter(|r| r.may_pass())
         .map(Reason::as_str)
         .collect();
-    let constants: [(&str, Value); 8] = [
+    let [state, label, hover] = CHECKING;
+    let constants: [(&str, Value); 10] = [
         ("UNKNOWN", json!(State::Unknown.as_str())),
         ("VERDICT_URL", json!(VERDICT_URL)),
+        (
+            "REQUEST_INIT",
+            json!({
+                "credentials": browser::REQUEST_CREDENTIALS,
+                "headers": { "Accept": VERDICT_MEDIA_TYPE },
+            }),
+        ),
         ("OPTION_NAMES", json!(OPTION_NAMES)),
+        // mount()'s arguments after the container.
+        (
+            "CHECKING",
+            json!([state, label, hover, accessible_name(label)]),
+        ),
         ("ATTRIBUTES_KEY", json!(browser::ATTRIBUTES_KEY)),
         ("RETRY_REASONS", json!(retry)),
         (
@@ -32,6 +48,7 @@ fn main() {
             "NOT_LOADED",
             json!({
                 "label": not_run.badge_label(),
+                "name": accessible_name(&not_run.badge_label()),
                 "hover": browser::NOT_LOADED,
                 "challenge": browser::CHALLENGE_UNREAD,
             }),

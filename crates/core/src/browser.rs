@@ -10,6 +10,11 @@
 /// themselves hold no value for it.
 pub const ATTRIBUTES_KEY: &str = "x402-verdict.attributes";
 
+/// The credentials mode of a verdict request in the browser, the wasm's and
+/// the loader's early ones alike (which the wasm takes only when they are
+/// the request it would send): no cookies, no HTTP authentication.
+pub const REQUEST_CREDENTIALS: &str = "omit";
+
 /// The start of every warning the package writes to the console.
 pub const WARNING_PREFIX: &str = "x402-verdict badge: ";
 

@@ -22,6 +22,7 @@ use crate::endpoint::{check_field, Endpoint, FieldRule};
 use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
 use crate::member::{MemberRule, Members};
+use crate::options::ReadError;
 
 /// The largest challenge read, in bytes of JSON.
 pub const MAX_CHALLENGE_BYTES: usize = 64 * 1024;
@@ -255,6 +256,30 @@ pub struct Endpoints {
     pub endpoints: Vec<PaymentOption>,
     /// Why there are none.
     pub reason: Option<String>,
+}
+
+impl Endpoints {
+    /// The endpoints of a challenge handed over as a value (a browser's
+    /// object, read by property access): an object is read as a challenge
+    /// ([`Challenge::from_saved`]); anything else, or a value inside it that
+    /// JSON cannot hold, gives none, and says why.
+    pub fn from_value(read: Result<Option<Value>, ReadError>) -> Self {
+        match read {
+            Ok(Some(value @ Value::Object(_))) => Endpoints::from(Challenge::from_saved(&value)),
+            Ok(_) => Self::none(
+                "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
+                    .into(),
+            ),
+            Err(problem) => Self::none(format!("a value in the challenge {problem}")),
+        }
+    }
+
+    fn none(reason: String) -> Self {
+        Endpoints {
+            endpoints: Vec::new(),
+            reason: Some(reason),
+        }
+    }
 }
 
 impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {

@@ -261,6 +261,53 @@ impl Evaluation {
         !matches!(self.outcome, Outcome::NoService | Outcome::NoResponse)
             && self.reason != Some(Reason::NotListed)
     }
+
+    /// The structured result's members, named as [`EVALUATION_SCHEMA`]
+    /// describes, absent ones left out: what every
+    /// writer of the result writes (serde natively, plain JS objects in the
+    /// browser).
+    pub fn members(&self) -> Vec<(&'static str, MemberValue<'_>)> {
+        let mut members = vec![
+            ("state", MemberValue::Text(self.state.as_str())),
+            ("outcome", MemberValue::Text(self.outcome.as_str())),
+            ("freshness", MemberValue::Text(self.freshness.as_str())),
+            ("signature", MemberValue::Text(self.signature.as_str())),
+        ];
+        let optional = [
+            (
+                "assuranceLevel",
+                self.assurance_level.as_deref().map(MemberValue::Text),
+            ),
+            (
+                "verifiedAt",
+                self.verified_at
+                    .map(|at| MemberValue::Owned(at.to_rfc3339())),
+            ),
+            (
+                "recheckEveryHours",
+                self.recheck_every_hours.map(MemberValue::Number),
+            ),
+            ("reason", self.reason.map(|r| MemberValue::Text(r.as_str()))),
+            ("detail", self.detail.as_deref().map(MemberValue::Text)),
+        ];
+        members.extend(
+            optional
+                .into_iter()
+                .filter_map(|(name, value)| Some((name, value?))),
+        );
+        members
+    }
+}
+
+/// One member's value in [`Evaluation::members`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemberValue<'a> {
+    /// A string the result holds (or a word of the core).
+    Text(&'a str),
+    /// A string written for the result (a time in RFC 3339).
+    Owned(String),
+    /// A whole number.
+    Number(u32),
 }
 
 /// Why a fetch produced no HTTP answer.

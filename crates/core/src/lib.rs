@@ -70,7 +70,9 @@ pub use evaluate::{
 pub use keys::{KeyId, TrustedKeys};
 pub use network::{canonical_chain, same_chain};
 pub use options::LookupOptions;
-pub use request::{BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_URL};
+pub use request::{
+    BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE, VERDICT_URL,
+};
 pub use signing::{sign_verdict, SignatureStatus};
 pub use time::{Month, Timestamp};
 pub use verdict::{VerdictDocument, WireOutcome};

@@ -13,6 +13,8 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 3000;
 pub const MAX_TIMEOUT_MS: u32 = 60_000;
 /// The largest response body a consumer reads; a larger one is abandoned.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// What a verdict request asks for (its `Accept` header), from every fetcher.
+pub const VERDICT_MEDIA_TYPE: &str = "application/json";
 /// The most redirects (within the base URL's origin) a native fetcher follows.
 pub const MAX_REDIRECTS: usize = 5;
 /// The longest base URL accepted.

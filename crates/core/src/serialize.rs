@@ -2,36 +2,24 @@
 //! [`EVALUATION_SCHEMA`](crate::EVALUATION_SCHEMA) describes, absent fields
 //! left out; and an option read from a payment challenge.
 //!
-//! Written by hand with `serialize_map` rather than derived: the badge hands
-//! the result to `serde_wasm_bindgen`, where this costs 736 bytes of gzip
-//! and the derived code 2,036 (measured on full release builds).
+//! Written by hand with `serialize_map` rather than derived, from the
+//! members the core lists ([`Evaluation::members`]), which the badge's wasm
+//! writes as a JS object itself.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::challenge::{Endpoints, PaymentOption};
-use crate::evaluate::Evaluation;
+use crate::evaluate::{Evaluation, MemberValue};
 
 impl Serialize for Evaluation {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("state", self.state.as_str())?;
-        map.serialize_entry("outcome", self.outcome.as_str())?;
-        map.serialize_entry("freshness", self.freshness.as_str())?;
-        map.serialize_entry("signature", self.signature.as_str())?;
-        if let Some(level) = &self.assurance_level {
-            map.serialize_entry("assuranceLevel", level)?;
-        }
-        if let Some(at) = self.verified_at {
-            map.serialize_entry("verifiedAt", &at.to_rfc3339())?;
-        }
-        if let Some(hours) = self.recheck_every_hours {
-            map.serialize_entry("recheckEveryHours", &hours)?;
-        }
-        if let Some(reason) = self.reason {
-            map.serialize_entry("reason", reason.as_str())?;
-        }
-        if let Some(detail) = &self.detail {
-            map.serialize_entry("detail", detail)?;
+        for (name, value) in self.members() {
+            match value {
+                MemberValue::Text(text) => map.serialize_entry(name, text)?,
+                MemberValue::Owned(text) => map.serialize_entry(name, &text)?,
+                MemberValue::Number(number) => map.serialize_entry(name, &number)?,
+            }
         }
         map.end()
     }

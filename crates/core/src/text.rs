@@ -7,6 +7,16 @@
 use crate::evaluate::{Evaluation, Outcome, Reason, State};
 use crate::signing::SignatureStatus;
 
+/// What a badge shows while its lookup runs, before any result: the state
+/// its host carries (`data-state`, which stylesheets and pages read), its
+/// label and its hover text.
+pub const CHECKING: [&str; 3] = ["checking", "checking", "Checking the verification service…"];
+
+/// A badge's accessible name (its `aria-label`), from the label it shows.
+pub fn accessible_name(label: &str) -> String {
+    format!("x402 verification: {label}")
+}
+
 impl Evaluation {
     /// The `lookup_verdict` line, for example
     /// `Verification: human-backed; outcome human_backed; freshness fresh;
@@ -44,7 +54,8 @@ impl Evaluation {
     }
 
     /// The badge's hover text: when it was verified and its cadence, or why
-    /// the state is what it is.
+    /// the state is what it is; then the detail, in parentheses, when there
+    /// is one.
     pub fn badge_hover(&self) -> String {
         let last = self
             .verified_at
@@ -95,7 +106,11 @@ impl Evaluation {
             }
         }
         parts.retain(|p| !p.is_empty());
-        joined(&parts, " ")
+        let hover = joined(&parts, " ");
+        match &self.detail {
+            Some(detail) => format!("{hover} ({detail})"),
+            None => hover,
+        }
     }
 
     fn why_unknown(&self) -> &'static str {

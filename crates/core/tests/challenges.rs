@@ -281,3 +281,21 @@ fn each_problem_is_named_by_its_type() {
         );
     }
 }
+
+#[test]
+fn a_value_that_is_no_challenge_says_why() {
+    use x402_verdict_core::json::Value as Json;
+    use x402_verdict_core::options::ReadError;
+    let none = |read| Endpoints::from_value(read).reason.unwrap();
+    assert_eq!(
+        none(Ok(Some(Json::Bool(true)))),
+        "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
+    );
+    assert_eq!(none(Ok(None)), none(Ok(Some(Json::Null))));
+    assert_eq!(
+        none(Err(ReadError::BigInt)),
+        "a value in the challenge is a BigInt, not a number"
+    );
+    let object = x402_verdict_core::json::parse_strict(br#"{"x402Version":2}"#).unwrap();
+    assert!(Endpoints::from_value(Ok(Some(object))).reason.is_some());
+}

@@ -423,3 +423,38 @@ fn structured_result_serializes_with_wire_names() {
                "verifiedAt": "2026-09-01T08:00:00Z", "recheckEveryHours": 24})
     );
 }
+
+#[test]
+fn members_are_the_schema_properties() {
+    let schema: Value = serde_json::from_str(x402_verdict_core::EVALUATION_SCHEMA).unwrap();
+    let properties: Vec<&str> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    let every = Evaluation {
+        detail: Some("a detail".into()),
+        reason: Some(Reason::Overdue),
+        ..evaluate(
+            &lookup(TrustedKeys::none(), false),
+            &sign_verdict(verdict("human_backed", 0), &signer()).unwrap(),
+        )
+    };
+    let names = |e: &Evaluation| {
+        let mut names: Vec<_> = e.members().into_iter().map(|(name, _)| name).collect();
+        names.sort_unstable();
+        names
+    };
+    // serde_json's maps are sorted by name.
+    assert_eq!(names(&every), properties);
+    let mut least = [&required[..], &["reason"]].concat();
+    least.sort_unstable();
+    assert_eq!(names(&Evaluation::no_service()), least);
+}

@@ -116,7 +116,10 @@ pub async fn fetch_capped(
 ) -> Result<(u16, Vec<u8>), FetchFailure> {
     let mut response = client
         .get(url)
-        .header(reqwest::header::ACCEPT, "application/json")
+        .header(
+            reqwest::header::ACCEPT,
+            x402_verdict_core::VERDICT_MEDIA_TYPE,
+        )
         .send()
         .await
         .map_err(|_| FetchFailure::Network)?;
