@@ -216,6 +216,41 @@ const BUDGET = 6;
 const BUDGET_ON_PAGE_ORIGIN = 4;
 const services = new Map();
 
+/** The protocols whose requests share one connection. */
+const MULTIPLEXED = ["h2", "h3"];
+/** The budget of a service that answers over one of them: the concurrent
+ * streams HTTP/2 servers are asked to allow at least (RFC 9113, 6.5.2), so
+ * that none waits in the browser's queue. */
+const MULTIPLEXED_BUDGET = 100;
+let watching = false;
+/**
+ * Raises the budget of a service to MULTIPLEXED_BUDGET once one of its
+ * answers came over HTTP/2 or HTTP/3 (the resource timing entry's
+ * nextHopProtocol, which a browser shows for another origin when the
+ * service sends Timing-Allow-Origin): its requests then share one
+ * connection, and six at a time would only hold them back
+ * (docs/performance.md, "The request budget"). Where the protocol cannot be
+ * seen, the budget stays.
+ */
+function watchProtocols() {
+  if (watching) return;
+  watching = true;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!MULTIPLEXED.includes(entry.nextHopProtocol)) continue;
+        for (const [origin, service] of services) {
+          if (service.budget >= MULTIPLEXED_BUDGET || !entry.name.startsWith(`${origin}/`)) continue;
+          service.budget = MULTIPLEXED_BUDGET;
+          pump(service);
+        }
+      }
+    }).observe({ type: "resource", buffered: true });
+  } catch {
+    // No resource timing: every service keeps its budget.
+  }
+}
+
 /** The service's origin; "" when the options name none (nothing is fetched). */
 function serviceOf(options) {
   try {
@@ -236,7 +271,10 @@ function withinBudget(options, start, ready = () => true) {
   const origin = serviceOf(options);
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
-  if (!service) services.set(origin, (service = { active: 0, running: new Map(), queue: [], budget: origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET }));
+  if (!service) {
+    services.set(origin, (service = { active: 0, running: new Map(), queue: [], budget: origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET }));
+    watchProtocols();
+  }
   const key = lookupKey(options);
   return new Promise((resolve) => {
     service.queue.push({ key, start, ready, resolve });

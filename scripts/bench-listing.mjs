@@ -21,18 +21,16 @@
 //
 // Options: --runs N (each case N times, interleaved; medians with the range),
 // --latencies 0,50,100, --modes lazy,eager, --budgets 4,5,6 (the package with
-// each request budget: a copy of pkg/ whose index.js is js/index.js with
-// another BUDGET, minified alike; for measuring only, there is no such option).
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// each request budget: scripts/bench/budget.mjs; for measuring only, there is
+// no such option).
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { minify } from "terser";
+import { budgetPackage } from "./bench/budget.mjs";
 import { launch } from "../tests/support/browser.mjs";
 import { startListingService } from "../tests/support/listing-service.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 import { PACKAGE } from "../tests/support/package.mjs";
-
-const ROOT = new URL("../", import.meta.url).pathname;
 
 const { values: args } = parseArgs({
   options: {
@@ -51,24 +49,12 @@ const latencies = list(args.latencies, "latencies");
 const modes = args.modes.split(",");
 for (const mode of modes) if (!["lazy", "eager"].includes(mode)) throw new Error(`bench-listing: --modes takes lazy and eager, not "${mode}"`);
 
-/** A copy of pkg/ whose index.js runs with `budget` requests in flight per service. */
-async function budgetPackage(budget) {
-  const dir = `${ROOT}.work/bench-budget/${budget}`;
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(PACKAGE, dir, { recursive: true, dereference: true });
-  const source = readFileSync(`${ROOT}js/index.js`, "utf8");
-  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench-listing: js/index.js has no line `const BUDGET = <n>;` to vary");
-  const varied = source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`);
-  writeFileSync(`${dir}/index.js`, (await minify(varied, { module: true, compress: { passes: 2 }, mangle: true })).code);
-  return dir;
-}
-
 if (!existsSync(`${PACKAGE}embed.js`)) throw new Error(`bench-listing: no package in ${PACKAGE}: run \`bash scripts/build.sh\` first`);
 /** The cases: a label, the package folder (none: the control page without badges) and the loading mode. */
 const cases = [];
 if (args.budgets) {
   for (const budget of list(args.budgets, "budgets")) {
-    const pkg = await budgetPackage(budget);
+    const pkg = budgetPackage(budget);
     for (const mode of modes) cases.push({ label: `${mode} b${budget}`, pkg, mode });
   }
 } else {

@@ -8,7 +8,11 @@
 //   session, cache disabled, a fresh context per load): time from navigation
 //   to "verified", and the requests the page made;
 // - a dashboard of 100 eager badges for 50 endpoints, at 0, 100 and 300 ms
-//   per request: time until all settle.
+//   per request: time until all settle; with the service over HTTP/1.1 and
+//   over HTTP/2 (a TLS front, tests/support/front.mjs: the protocol the
+//   verdict requests used, their nextHopProtocol, is printed), and each time also
+//   with the package's request budget lifted (scripts/bench/budget.mjs), to
+//   see where the budget pays.
 //
 // Package and plain loads alternate, so that the machine's load falls on
 // both alike; medians of RUNS loads, ratios printed. No assertions.
@@ -20,8 +24,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { BIN, demoKeys, ENDPOINTS } from "./demo.mjs";
+import { budgetPackage } from "./bench/budget.mjs";
 import { median, timeBadges } from "./bench/timing.mjs";
 import { launch } from "../tests/support/browser.mjs";
+import { startFront } from "../tests/support/front.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
 import { PACKAGE } from "../tests/support/package.mjs";
 
@@ -55,7 +61,7 @@ async function startService() {
 }
 
 
-/** One cold load of `url` at `latency` ms per request: when its `count` badges settled, and the requests made. */
+/** One cold load of `url` at `latency` ms per request: when its `count` badges settled, the requests made, and the verdict requests' protocols. */
 async function load(browser, url, latency, count) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   try {
@@ -70,57 +76,76 @@ async function load(browser, url, latency, count) {
     await page.goto(url);
     await page.waitForFunction((n) => window.__settled?.length >= n, count, { timeout: 60000 });
     const settled = await page.evaluate(() => Math.max(...window.__settled));
+    const protocols = await page.evaluate(() => [...new Set(performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).map((e) => e.nextHopProtocol))].join(" "));
     const states = await page.$$eval(".x402-verdict-badge", (hosts) => hosts.filter((h) => h.dataset.state === "human-backed").length);
     if (states !== count) throw new Error(`${url}: ${states} of ${count} badges verified; others: ${await page.$$eval(".x402-verdict-badge", (hosts) => [...new Set(hosts.filter((h) => h.dataset.state !== "human-backed").map((h) => `${h.dataset.state} ${h.dataset.reason}`))].join(", "))}`);
-    return { settled, requests };
+    return { settled, requests, protocols };
   } finally {
     await context.close();
   }
 }
 
 const service = await startService();
+const http2 = await startFront(service.url);
+/** A budget no page reaches: requests leave as they are asked for. */
+const NO_BUDGET = 1000;
 const site = await startOrigin();
 site.probe = null;
 site.folders.set("/pkg/", PACKAGE);
+site.folders.set("/unbudgeted/", budgetPackage(NO_BUDGET));
 site.folders.set("/plain/", join(ROOT, "scripts/bench/"));
 const page = (body, script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body>${body}${script}</body></html>`;
-const attributes = ({ chain, payTo, resourceUrl }) => `data-base-url="${service.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${service.publicKey}"`;
-const SCRIPTS = { package: `<script src="/pkg/embed.js"></script>`, plain: `<script type="module" src="/plain/plain-badge.js"></script>` };
-const MARKS = { package: "data-x402-verdict", plain: "data-plain-badge" };
+const attributes = (base, { chain, payTo, resourceUrl }) => `data-base-url="${base}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${service.publicKey}"`;
+const SCRIPTS = { package: `<script src="/pkg/embed.js"></script>`, unbudgeted: `<script src="/unbudgeted/embed.js"></script>`, plain: `<script type="module" src="/plain/plain-badge.js"></script>` };
+const MARKS = { package: "data-x402-verdict", unbudgeted: "data-x402-verdict", plain: "data-plain-badge" };
+const PROTOCOLS = { "HTTP/1.1": service.url, "HTTP/2": http2.url };
 const dashboardEndpoint = (i) => ({ ...ENDPOINTS.verified, resourceUrl: `${PREFIX}/${i % DASHBOARD.endpoints}` });
-for (const kind of ["package", "plain"]) {
-  site.pages.set(`/seller-${kind}.html`, page(`<p>Operator verification: <span ${MARKS[kind]} ${attributes(ENDPOINTS.verified)}></span></p>`, SCRIPTS[kind]));
-  const rows = Array.from({ length: DASHBOARD.badges }, (_, i) => `<div><span ${MARKS[kind]} data-loading="eager" ${attributes(dashboardEndpoint(i))}></span></div>`);
-  site.pages.set(`/dashboard-${kind}.html`, page(rows.join(""), SCRIPTS[kind]));
+for (const kind of Object.keys(SCRIPTS)) {
+  site.pages.set(`/seller-${kind}.html`, page(`<p>Operator verification: <span ${MARKS[kind]} ${attributes(service.url, ENDPOINTS.verified)}></span></p>`, SCRIPTS[kind]));
+  for (const [protocol, base] of Object.entries(PROTOCOLS)) {
+    const rows = Array.from({ length: DASHBOARD.badges }, (_, i) => `<div><span ${MARKS[kind]} data-loading="eager" ${attributes(base, dashboardEndpoint(i))}></span></div>`);
+    site.pages.set(`/dashboard-${protocol.replace("/", "")}-${kind}.html`, page(rows.join(""), SCRIPTS[kind]));
+  }
 }
 
 const browser = await launch("chromium");
 const rows = [];
 try {
-  const measure = async (name, path, latency, count) => {
+  const measure = async (name, path, latency, count, kinds) => {
     if (!name.includes(ONLY)) return;
-    const runs = { package: [], plain: [] };
+    const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
     for (let i = 0; i < RUNS; i++) {
-      for (const kind of ["package", "plain"]) runs[kind].push(await load(browser, `${site.url}/${path}-${kind}.html`, latency, count));
+      for (const kind of kinds) runs[kind].push(await load(browser, `${site.url}/${path}-${kind}.html`, latency, count));
     }
-    const [pkg, plain] = [runs.package, runs.plain].map((r) => ({ ms: median(r.map((x) => x.settled)), requests: median(r.map((x) => x.requests)) }));
-    rows.push({ name, pkg, plain });
+    const figures = Object.fromEntries(kinds.map((kind) => [kind, {
+      ms: median(runs[kind].map((x) => x.settled)),
+      requests: median(runs[kind].map((x) => x.requests)),
+      protocols: [...new Set(runs[kind].map((x) => x.protocols))].join(" "),
+    }]));
+    rows.push({ name, figures });
   };
   // A first load of each page, not counted (the browser's and the service's first work).
   for (const kind of ["package", "plain"]) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
-  for (const latency of LATENCIES) await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1);
-  for (const latency of LATENCIES) {
-    await measure(`dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, ${latency} ms`, "dashboard", latency, DASHBOARD.badges);
+  for (const latency of LATENCIES) await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1, ["package", "plain"]);
+  for (const protocol of Object.keys(PROTOCOLS)) {
+    for (const latency of LATENCIES) {
+      const name = `dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, ${protocol}, ${latency} ms`;
+      await measure(name, `dashboard-${protocol.replace("/", "")}`, latency, DASHBOARD.badges, ["package", "unbudgeted", "plain"]);
+    }
   }
 } finally {
   await browser.close();
   await site.stop();
+  await http2.stop();
   service.stop();
 }
 
 console.log(`package vs plain-JS badge, Chromium, median of ${RUNS} cold loads each; load: ${execFileSync("uptime").toString().trim()}`);
-console.log(`${"".padEnd(58)}${"package".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}`);
-for (const { name, pkg, plain } of rows) {
-  const cell = (f) => `${f.ms.toFixed(0)} ms, ${f.requests} req`.padStart(18);
-  console.log(`${name.padEnd(58)}${cell(pkg)}${cell(plain)}${`${(pkg.ms / plain.ms).toFixed(2)}x`.padStart(8)}`);
+console.log("(no budget: the package with its request budget lifted; ratios against the plain badge; the protocol of the verdict requests)");
+console.log(`${"".padEnd(62)}${"package".padStart(18)}${"no budget".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}${"no budget".padStart(11)}  protocol`);
+for (const { name, figures } of rows) {
+  const { package: pkg, unbudgeted, plain } = figures;
+  const cell = (f) => (f ? `${f.ms.toFixed(0)} ms, ${f.requests} req` : "").padStart(18);
+  const ratio = (f, width) => (f ? `${(f.ms / plain.ms).toFixed(2)}x` : "").padStart(width);
+  console.log(`${name.padEnd(62)}${cell(pkg)}${cell(unbudgeted)}${cell(plain)}${ratio(pkg, 8)}${ratio(unbudgeted, 11)}  ${pkg.protocols}`);
 }

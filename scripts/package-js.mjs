@@ -25,14 +25,20 @@
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
 //
-// Usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue>
+// Usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue> [--sources <dir>]
+// (--sources: a copy of js/ to package instead, for the benchmarks' variants)
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
 import { minify } from "terser";
 
-const [dir = "pkg", jsDir, embedGlue] = process.argv.slice(2);
-if (!embedGlue) throw new Error("usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue>");
+const [dir = "pkg", jsDir, embedGlue, sourcesFlag, sourcesDir] = process.argv.slice(2);
+if (!embedGlue || (sourcesFlag && (sourcesFlag !== "--sources" || !sourcesDir))) {
+  throw new Error("usage: node scripts/package-js.mjs <pkg dir> <js build dir> <script tag's glue> [--sources <dir>]");
+}
+/** The package's JavaScript sources: js/, or a copy of it (the benchmarks vary one constant). */
+const JS = sourcesDir ? resolve(sourcesDir) : fileURLToPath(new URL("../js", import.meta.url));
 /** Collapses the badge's stylesheet (a template literal): no comments, no needless spaces. */
 const compactCss = (code) => code.replace(/const CSS = `([^`]*)`;/, (_, css) => {
   const compact = css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};:,])\s*/g, "$1").trim();
@@ -43,7 +49,7 @@ const wordsModule = readFileSync(wordsFile, "utf8");
 const words = wordsModule.replace(/^export /gm, "");
 /** The source with the core's words in place of its import of ./words.js. */
 const withWords = (code) => code.replace(/^import \{[^}]*\} from "\.\/words\.js";$/m, () => words);
-const source = (name) => withWords(compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
+const source = (name) => withWords(compactCss(readFileSync(join(JS, name), "utf8")));
 const options = { module: true, compress: { passes: 2 }, mangle: true };
 /** The licence files the package carries (its licence is `MIT OR Apache-2.0`). */
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
@@ -51,7 +57,7 @@ const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 for (const name of ["badge.js", "early.js", "index.js"]) {
   writeFileSync(join(dir, name), (await minify(source(name), options)).code);
 }
-copyFileSync(new URL("../js/index.d.ts", import.meta.url), join(dir, "index.d.ts"));
+copyFileSync(join(JS, "index.d.ts"), join(dir, "index.d.ts"));
 for (const name of LICENCES) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
 
 rmSync(wordsFile);
@@ -78,7 +84,7 @@ rmSync(join(dir, "snippets"), { recursive: true, force: true });
 const sources = join(dir, ".embed");
 mkdirSync(sources, { recursive: true });
 for (const name of ["embed.js", "index.js", "badge.js", "early.js"]) {
-  writeFileSync(join(sources, name), compactCss(readFileSync(new URL(`../js/${name}`, import.meta.url), "utf8")));
+  writeFileSync(join(sources, name), compactCss(readFileSync(join(JS, name), "utf8")));
 }
 writeFileSync(join(sources, "words.js"), wordsModule);
 // The script tag's own glue (its wasm has renderBadge alone), where index.js imports the module entry's.

@@ -23,8 +23,10 @@ import { Builder, Key, Origin } from "selenium-webdriver";
 import { startDisplay } from "./display.mjs";
 
 export const CHROMIUM_FLAGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
   "--no-first-run", "--disable-sync", "--disable-quic",
+  // The loopback HTTP/2 fronts' self-signed certificates (tests/support/front.mjs), as acceptInsecureCerts below.
+  "--ignore-certificate-errors",
 ];
 
 /** Every engine, or those X402_ENGINES names. */
@@ -86,11 +88,13 @@ async function startDriver(engine, display, env = {}) {
 
 /** Capabilities for a session in `colorScheme` (Firefox: its content override; WebKit follows the GTK theme, set on its driver). */
 function capabilities(engine, colorScheme) {
+  // The loopback HTTP/2 fronts' self-signed certificates (tests/support/front.mjs).
   if (engine === "webkit") {
-    return { browserName: "MiniBrowser", "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } };
+    return { browserName: "MiniBrowser", acceptInsecureCerts: true, "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } };
   }
   return {
     browserName: "firefox",
+    acceptInsecureCerts: true,
     "moz:firefoxOptions": {
       binary: process.env.FIREFOX ?? "/usr/bin/firefox-esr",
       args: [],
