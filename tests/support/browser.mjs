@@ -189,13 +189,14 @@ class WebDriverPage {
 
   /** Sizes the window so that its viewport is `width` × `height` CSS pixels. */
   async resize({ width, height }) {
-    const rect = await this.driver.manage().window().getRect();
-    for (let i = 0; i < 3; i++) {
-      const inner = await this.evaluate(() => [innerWidth, innerHeight]);
-      if (inner[0] === width && inner[1] === height) return;
-      rect.width += width - inner[0];
-      rect.height += height - inner[1];
-      await this.driver.manage().window().setRect({ x: 0, y: 0, width: rect.width, height: rect.height });
+    for (let i = 0; i < 5; i++) {
+      const [innerWidth, innerHeight] = await this.evaluate(() => [window.innerWidth, window.innerHeight]);
+      if (innerWidth === width && innerHeight === height) return;
+      const rect = await this.driver.manage().window().getRect();
+      // The window's frame around the viewport, read anew each time: none while a new window is not
+      // laid out yet (WebKit once reported a rect smaller than its viewport, and a negative size followed).
+      const frame = (outer, inner) => Math.max(0, outer - inner);
+      await this.driver.manage().window().setRect({ x: 0, y: 0, width: width + frame(rect.width, innerWidth), height: height + frame(rect.height, innerHeight) });
     }
   }
 
