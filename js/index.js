@@ -134,7 +134,8 @@ async function load(input) {
     // A literal, so that bundlers (Vite, webpack) find the wasm and emit it.
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
     wasm.initSync({ module: await compiled(fetched(url)) });
-    return { renderBadge: wasm.renderBadge, lookupVerdict: wasm.lookupVerdict, endpointsFromPaymentRequired: readChallenge };
+    // No endpointsFromPaymentRequired: on the wasm, readChallenge reads challenges (so that embed.js, which reads none, leaves it out).
+    return { renderBadge: wasm.renderBadge, lookupVerdict: wasm.lookupVerdict };
   } catch (error) {
     return onJavaScript(error, url);
   }
@@ -222,15 +223,53 @@ const MULTIPLEXED = ["h2", "h3"];
  * streams HTTP/2 servers are asked to allow at least (RFC 9113, 6.5.2), so
  * that none waits in the browser's queue. */
 const MULTIPLEXED_BUDGET = 100;
+
+/** The budget of the service at `origin` that answers over `protocol` (undefined while unknown). */
+function budgetOf(origin, protocol) {
+  if (MULTIPLEXED.includes(protocol)) return MULTIPLEXED_BUDGET;
+  return origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET;
+}
+
+/** Where the tab keeps the protocol each service last answered over, for its next pages (sessionStorage). */
+const PROTOCOLS_KEY = "x402-verdict.protocols";
+
+/**
+ * The protocol the service at `origin` is known to answer over before the
+ * page asked it anything: the one this tab's last page saw, or the page's
+ * own when the service is the page's origin.
+ */
+function knownProtocol(origin) {
+  try {
+    return JSON.parse(sessionStorage.getItem(PROTOCOLS_KEY))?.[origin] ?? (origin === location.origin ? performance.getEntriesByType("navigation")[0].nextHopProtocol : undefined);
+  } catch {
+    // No storage for this page (a sandboxed frame, storage blocked), or no navigation timing: not known.
+  }
+}
+
+/** Sets the service's budget by the protocol one of its answers came over, and keeps that for the tab's next pages. */
+function answeredOver(service, origin, protocol) {
+  if (protocol === service.protocol) return;
+  service.protocol = protocol;
+  service.budget = budgetOf(origin, protocol);
+  pump(service);
+  try {
+    const seen = JSON.parse(sessionStorage.getItem(PROTOCOLS_KEY)) ?? {};
+    seen[origin] = protocol;
+    sessionStorage.setItem(PROTOCOLS_KEY, JSON.stringify(seen));
+  } catch {
+    // Not kept: the next page learns it anew.
+  }
+}
+
 let watching = false;
 /**
- * Raises the budget of a service to MULTIPLEXED_BUDGET once one of its
- * answers came over HTTP/2 or HTTP/3 (the resource timing entry's
- * nextHopProtocol, which a browser shows for another origin when the
- * service sends Timing-Allow-Origin): its requests then share one
- * connection, and six at a time would only hold them back
- * (docs/performance.md, "The request budget"). Where the protocol cannot be
- * seen, the budget stays.
+ * Follows the protocol each service answers over (the resource timing
+ * entries' nextHopProtocol, which a browser shows for another origin when
+ * the service sends Timing-Allow-Origin): over HTTP/2 or HTTP/3 its requests
+ * share one connection, and six at a time would only hold them back, so
+ * its budget is MULTIPLEXED_BUDGET; over HTTP/1.1 it is BUDGET again
+ * (docs/performance.md, "The request budget"). The tab's next pages start
+ * from the protocol last seen. Where it cannot be seen, the budget stays.
  */
 function watchProtocols() {
   if (watching) return;
@@ -238,11 +277,9 @@ function watchProtocols() {
   try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        if (!MULTIPLEXED.includes(entry.nextHopProtocol)) continue;
+        if (!entry.nextHopProtocol) continue;
         for (const [origin, service] of services) {
-          if (service.budget >= MULTIPLEXED_BUDGET || !entry.name.startsWith(`${origin}/`)) continue;
-          service.budget = MULTIPLEXED_BUDGET;
-          pump(service);
+          if (entry.name.startsWith(`${origin}/`)) answeredOver(service, origin, entry.nextHopProtocol);
         }
       }
     }).observe({ type: "resource", buffered: true });
@@ -272,7 +309,8 @@ function withinBudget(options, start, ready = () => true) {
   if (!origin) return Promise.resolve().then(start);
   let service = services.get(origin);
   if (!service) {
-    services.set(origin, (service = { active: 0, running: new Map(), queue: [], budget: origin === location.origin ? BUDGET_ON_PAGE_ORIGIN : BUDGET }));
+    const protocol = knownProtocol(origin);
+    services.set(origin, (service = { active: 0, running: new Map(), queue: [], protocol, budget: budgetOf(origin, protocol) }));
     watchProtocols();
   }
   const key = lookupKey(options);
@@ -454,7 +492,7 @@ export function endpointsFromPaymentRequired(input) {
   // and saying nothing, where the JavaScript build runs instead).
   if (typeof WebAssembly === "object") challengeWasm().catch(() => {});
   return loadedEngine()
-    .then((e) => e.endpointsFromPaymentRequired(copy))
+    .then((e) => (e.endpointsFromPaymentRequired ?? readChallenge)(copy))
     .catch(() => ({ endpoints: [], reason: NOT_LOADED.challenge }));
 }
 

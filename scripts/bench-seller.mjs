@@ -12,7 +12,10 @@
 //   over HTTP/2 (a TLS front, tests/support/front.mjs: the protocol the
 //   verdict requests used, their nextHopProtocol, is printed), and each time also
 //   with the package's request budget lifted (scripts/bench/budget.mjs), to
-//   see where the budget pays.
+//   see where the budget pays; and over HTTP/2 as the tab's next page, after
+//   the same page settled untimed (the package starts from the protocol the
+//   tab last saw), and with the package loaded from the service (whose
+//   protocol the package's first file shows).
 //
 // Package and plain loads alternate, so that the machine's load falls on
 // both alike; medians of RUNS loads, ratios printed. No assertions.
@@ -40,7 +43,7 @@ const WORK = join(ROOT, ".work/bench-seller");
 const PREFIX = "https://bench.example.com/api";
 const at = (hours) => new Date(Math.floor(Date.now() / 1000) * 1000 + hours * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
 
-/** The reference service with the seller's endpoint and, by one prefix attestation, the dashboard's 50. */
+/** The reference service with the seller's endpoint and, by one prefix attestation, the dashboard's 50; it serves the package too (www/pkg). */
 async function startService() {
   mkdirSync(WORK, { recursive: true });
   const keys = demoKeys();
@@ -51,7 +54,7 @@ async function startService() {
   });
   const registry = { attestations: [attested(ENDPOINTS.verified), attested({ ...ENDPOINTS.verified, resourceUrl: PREFIX }, "prefix")] };
   writeFileSync(join(WORK, "registry.json"), JSON.stringify(registry));
-  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", join(WORK, "registry.json"), "--keys", keys, "--data", join(WORK, "data")], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", join(WORK, "registry.json"), "--keys", keys, "--data", join(WORK, "data"), "--www", join(ROOT, "www")], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((ok, fail) => {
     createInterface({ input: child.stdout }).once("line", (line) => ok(line.replace(/^listening on /, "")));
     child.once("exit", (code) => fail(new Error(`x402-verdict serve exited with ${code}`)));
@@ -61,8 +64,12 @@ async function startService() {
 }
 
 
-/** One cold load of `url` at `latency` ms per request: when its `count` badges settled, the requests made, and the verdict requests' protocols. */
-async function load(browser, url, latency, count) {
+/**
+ * One cold load of `url` at `latency` ms per request (with `first`, the tab's
+ * next page after `first`, which settled untimed): when its `count` badges
+ * settled, the requests made, and the verdict requests' protocols.
+ */
+async function load(browser, url, latency, count, first) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   try {
     await context.addInitScript(timeBadges);
@@ -73,6 +80,11 @@ async function load(browser, url, latency, count) {
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
     let requests = 0;
     page.on("request", () => requests++);
+    if (first) {
+      await page.goto(first);
+      await page.waitForFunction((n) => window.__settled?.length >= n, count, { timeout: 60000 });
+      requests = 0;
+    }
     await page.goto(url);
     await page.waitForFunction((n) => window.__settled?.length >= n, count, { timeout: 60000 });
     const settled = await page.evaluate(() => Math.max(...window.__settled));
@@ -107,15 +119,22 @@ for (const kind of Object.keys(SCRIPTS)) {
     site.pages.set(`/dashboard-${protocol.replace("/", "")}-${kind}.html`, page(rows.join(""), SCRIPTS[kind]));
   }
 }
+// The dashboard over HTTP/2 with the package loaded from the service, which shows its protocol from the package's first file on.
+const fromService = Array.from({ length: DASHBOARD.badges }, (_, i) => `<div><span data-x402-verdict data-loading="eager" ${attributes(http2.url, dashboardEndpoint(i))}></span></div>`).join("");
+site.pages.set("/dashboard-from-service-package.html", page(fromService, `<script src="${http2.url}/pkg/embed.js"></script>`));
+site.pages.set("/dashboard-from-service-plain.html", site.pages.get("/dashboard-HTTP2-plain.html"));
 
 const browser = await launch("chromium");
 const rows = [];
 try {
-  const measure = async (name, path, latency, count, kinds) => {
+  const measure = async (name, path, latency, count, kinds, next = false) => {
     if (!name.includes(ONLY)) return;
     const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
     for (let i = 0; i < RUNS; i++) {
-      for (const kind of kinds) runs[kind].push(await load(browser, `${site.url}/${path}-${kind}.html`, latency, count));
+      for (const kind of kinds) {
+        const url = `${site.url}/${path}-${kind}.html`;
+        runs[kind].push(await load(browser, url, latency, count, next ? `${url}?first` : undefined));
+      }
     }
     const figures = Object.fromEntries(kinds.map((kind) => [kind, {
       ms: median(runs[kind].map((x) => x.settled)),
@@ -132,6 +151,14 @@ try {
       const name = `dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, ${protocol}, ${latency} ms`;
       await measure(name, `dashboard-${protocol.replace("/", "")}`, latency, DASHBOARD.badges, ["package", "unbudgeted", "plain"]);
     }
+  }
+  // The tab's next page: the package starts from the protocol the first page saw.
+  for (const latency of LATENCIES) {
+    const name = `dashboard, the tab's next page, HTTP/2, ${latency} ms`;
+    await measure(name, "dashboard-HTTP2", latency, DASHBOARD.badges, ["package", "unbudgeted", "plain"], true);
+  }
+  for (const latency of LATENCIES) {
+    await measure(`dashboard, the package from the service, HTTP/2, ${latency} ms`, "dashboard-from-service", latency, DASHBOARD.badges, ["package", "plain"]);
   }
 } finally {
   await browser.close();

@@ -4,7 +4,9 @@
 // takes 300 ms. With Timing-Allow-Origin (the reference service sends it),
 // the page sees the first answers came over h2 and raises the budget from 6
 // to 100 (the streams RFC 9113 asks servers to allow at least). Without it
-// the protocol cannot be seen, and the budget holds: never more than 6.
+// the protocol cannot be seen, and the budget holds: never more than 6. The
+// tab's next pages start from the protocol its last page saw, HTTP/2 or,
+// once the service moved to it, HTTP/1.1.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
@@ -14,21 +16,48 @@ import { startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 
 const BADGES = 130;
-let demo, site, front;
+let demo, site, front, fresh;
+
+/**
+ * An init function: counts the verdict requests the page has asked for and not yet been answered (fetch
+ * called, not settled), the most at once, and those asked for before the first answer.
+ */
+function countPending() {
+  const send = window.fetch;
+  let pending = 0;
+  let answered = false;
+  window.__mostPending = 0;
+  window.__askedBeforeAnswer = 0;
+  window.fetch = function (input) {
+    const answer = send.apply(this, arguments);
+    if (!String(input?.url ?? input).includes("/v0/verdict")) return answer;
+    window.__mostPending = Math.max(window.__mostPending, ++pending);
+    if (!answered) window.__askedBeforeAnswer++;
+    answer.finally(() => {
+      answered = true;
+      pending--;
+    }).catch(() => {});
+    return answer;
+  };
+}
 
 before(async () => {
-  [demo, site] = await Promise.all([startDemo({ www: false }), startOrigin()]);
-  site.folders.set("/pkg/", PACKAGE);
+  // The demo serves the package too (www/pkg), as a service may: through the front, over its protocol.
+  [demo, site, ...fresh] = await Promise.all([startDemo(), startOrigin(), startOrigin(), startOrigin()]);
+  for (const origin of [site, ...fresh]) {
+    origin.folders.set("/pkg/", PACKAGE);
+    origin.init = [[countPending]];
+  }
   front = await startFront(demo.url, { delayMs: 300 });
 });
-after(() => Promise.all([demo?.stop(), site?.stop(), front?.stop()]));
+after(() => Promise.all([demo?.stop(), site?.stop(), front?.stop(), ...(fresh ?? []).map((origin) => origin.stop())]));
 
-/** A page of BADGES eager badges, each for an endpoint of its own, looked up at the front. */
-function page() {
+/** A page of BADGES eager badges, each for an endpoint of its own, looked up at the front; the package from `pkg`. */
+function page(pkg = "/pkg/") {
   const { chain, payTo } = ENDPOINTS.verified;
   const spans = Array.from({ length: BADGES }, (_, i) =>
     `<span data-x402-verdict data-loading="eager" data-base-url="${front.url}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="https://budget.example/r${i}"></span>`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>budget</title></head><body>${spans.join(" ")}<script src="/pkg/embed.js"></script></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>budget</title></head><body>${spans.join(" ")}<script src="${pkg}embed.js"></script></body></html>`;
 }
 
 for (const engine of ENGINES) describe(engine, () => {
@@ -36,39 +65,97 @@ for (const engine of ENGINES) describe(engine, () => {
   before(async () => { browser = await launch(engine); });
   after(() => browser?.close());
 
-  /** Loads the page; resolves to the badges' reasons and the verdict requests' protocols. */
-  async function load(path) {
-    site.pages.set(path, page());
+  /**
+   * Opens `path` of `origin` in `tab`; resolves to the badges' reasons, the verdict requests' protocols, the most
+   * fetches pending at once and how many were asked for before the first answer.
+   */
+  async function visit(tab, path, { origin = site, pkg } = {}) {
+    origin.pages.set(path, page(pkg));
     front.inFlight.most = 0;
+    await tab.goto(origin.url + path);
+    await tab.waitForFunction((n) => {
+      const hosts = document.querySelectorAll(".x402-verdict-badge");
+      return hosts.length === n && [...hosts].every((h) => h.dataset.state !== "checking");
+    }, BADGES, { timeout: 20000 });
+    return tab.evaluate(() => ({
+      reasons: [...new Set([...document.querySelectorAll(".x402-verdict-badge")].map((h) => h.dataset.reason))],
+      protocols: [...new Set(performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).map((e) => e.nextHopProtocol))],
+      pending: window.__mostPending,
+      beforeAnswer: window.__askedBeforeAnswer,
+    }));
+  }
+
+  /** Loads the page in a tab of its own (nothing kept from another page). */
+  async function load(path) {
     const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
-      await tab.goto(site.url + path);
-      await tab.waitForFunction((n) => {
-        const hosts = document.querySelectorAll(".x402-verdict-badge");
-        return hosts.length === n && [...hosts].every((h) => h.dataset.state !== "checking");
-      }, BADGES, { timeout: 20000 });
-      return await tab.evaluate(() => ({
-        reasons: [...new Set([...document.querySelectorAll(".x402-verdict-badge")].map((h) => h.dataset.reason))],
-        protocols: [...new Set(performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).map((e) => e.nextHopProtocol))],
-      }));
+      return await visit(tab, path);
     } finally {
       await tab.close();
     }
   }
 
-  test("answers seen to come over HTTP/2 raise the budget to 100; unseen, it holds at 6", async (t) => {
-    front.timingAllowed = true;
-    const seen = await load("/seen.html");
-    assert.deepEqual(seen.reasons, ["not_listed"], "every badge got the service's answer");
-    assert.deepEqual(seen.protocols, ["h2"]);
-    const lifted = front.inFlight.most;
-    assert.ok(lifted > 6 && lifted <= 100, `${lifted} requests in flight at most`);
+  // First: a tab that has seen no answer of the service (Firefox and WebKit show every page of a file in one window).
+  test("unseen, the budget holds at 6; answers seen to come over HTTP/2 raise it to 100", async (t) => {
     front.timingAllowed = false;
     const unseen = await load("/unseen.html");
-    assert.deepEqual(unseen.reasons, ["not_listed"]);
+    assert.deepEqual(unseen.reasons, ["not_listed"], "every badge got the service's answer");
     assert.deepEqual(unseen.protocols, [""], "without Timing-Allow-Origin the page cannot see the protocol");
-    assert.ok(front.inFlight.most <= 6, `${front.inFlight.most} requests in flight at most`);
-    t.diagnostic(`${engine}: at most ${lifted} in flight over h2 with the protocol seen, ${front.inFlight.most} without`);
+    const held = front.inFlight.most;
+    assert.ok(held <= 6, `${held} requests in flight at most`);
     front.timingAllowed = true;
+    const seen = await load("/seen.html");
+    assert.deepEqual(seen.reasons, ["not_listed"]);
+    assert.deepEqual(seen.protocols, ["h2"]);
+    assert.ok(front.inFlight.most > 6 && front.inFlight.most <= 100, `${front.inFlight.most} requests in flight at most`);
+    t.diagnostic(`${engine}: at most ${front.inFlight.most} in flight over h2 with the protocol seen, ${held} without`);
+  });
+
+  test("a tab's next pages start from the protocol its last page saw: HTTP/2, then HTTP/1.1 once the service moves to it", async (t) => {
+    const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const port = Number(new URL(front.url).port);
+    try {
+      front.timingAllowed = true;
+      assert.deepEqual((await visit(tab, "/first.html")).protocols, ["h2"]);
+      // The next page cannot see the protocol, and starts from the one its tab last saw.
+      front.timingAllowed = false;
+      const next = await visit(tab, "/next.html");
+      assert.deepEqual([next.reasons, next.protocols], [["not_listed"], [""]]);
+      const remembered = front.inFlight.most;
+      assert.ok(remembered > 6 && remembered <= 100, `${remembered} requests in flight at most`);
+      // The service moves to HTTP/1.1 at the same origin, its answers at once: the first page after the
+      // move starts from h2, then sees http/1.1; the page after it starts from that.
+      await front.stop();
+      front = await startFront(demo.url, { protocol: "http/1.1", port });
+      const moved = await visit(tab, "/moved.html");
+      assert.deepEqual([moved.reasons, moved.protocols], [["not_listed"], ["http/1.1"]]);
+      assert.ok(moved.pending > 6, `${moved.pending} requests pending at most, from the h2 last seen`);
+      const after = await visit(tab, "/after.html");
+      assert.deepEqual([after.reasons, after.protocols], [["not_listed"], ["http/1.1"]]);
+      assert.ok(after.pending <= 6, `${after.pending} requests pending at most, over the http/1.1 last seen`);
+      t.diagnostic(`${engine}: ${remembered} in flight on the page after h2 was seen, ${moved.pending} and then ${after.pending} pending after the move to HTTP/1.1`);
+    } finally {
+      await tab.close();
+      await front.stop();
+      front = await startFront(demo.url, { port, delayMs: 300 });
+    }
+  });
+
+  test("a page that loads the package from the service sees its protocol in the package's first file: over HTTP/2 it asks for every verdict at once", async (t) => {
+    front.timingAllowed = true;
+    // Pages of origins no page of this browser has been on (nothing kept from another page).
+    const [own, served] = fresh;
+    const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    try {
+      const local = await visit(tab, "/local.html", { origin: own });
+      assert.deepEqual([local.reasons, local.protocols], [["not_listed"], ["h2"]]);
+      assert.ok(local.beforeAnswer <= 6, `the package from the page's origin: ${local.beforeAnswer} asked for before the first answer`);
+      const remote = await visit(tab, "/remote.html", { origin: served, pkg: `${front.url}/pkg/` });
+      assert.deepEqual([remote.reasons, remote.protocols], [["not_listed"], ["h2"]]);
+      assert.ok(remote.beforeAnswer > 6 && remote.beforeAnswer <= 100, `the package from the service: ${remote.beforeAnswer} asked for before the first answer`);
+      t.diagnostic(`${engine}: before the first answer, ${local.beforeAnswer} asked for with the package from the page's origin, ${remote.beforeAnswer} with it from the service's`);
+    } finally {
+      await tab.close();
+    }
   });
 });

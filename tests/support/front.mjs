@@ -1,14 +1,15 @@
-// A front for a loopback HTTP service, as a deployment would put one: over
-// HTTP/2 (TLS, h2 only, a self-signed certificate for 127.0.0.1 made by
-// openssl, which the browsers of tests/support/browser.mjs accept) or
-// HTTP/1.1. Every request is passed on as it came, after `delayMs`; every
+// A front for a loopback HTTP service, as a deployment would put one: TLS
+// (a self-signed certificate for 127.0.0.1 made by openssl, which the
+// browsers of tests/support/browser.mjs accept) over HTTP/2 (h2 only) or
+// HTTP/1.1 only. Every request is passed on as it came, after `delayMs`; every
 // answer is passed back without the headers HTTP/2 forbids, and without
 // Timing-Allow-Origin when `timingAllowed` is false. It counts the requests
 // in flight at once (`inFlight.most`).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer, request } from "node:http";
+import { request } from "node:http";
 import { constants, createSecureServer } from "node:http2";
+import { createServer } from "node:https";
 import { join } from "node:path";
 
 /** Headers of one HTTP/1.1 connection, which HTTP/2 forbids. */
@@ -26,10 +27,11 @@ function certificate() {
 }
 
 /**
- * Starts a front for `target` (an http:// origin); resolves to { url, inFlight, timingAllowed, delayMs, stop }
- * (`timingAllowed` and `delayMs` may be changed while it runs).
+ * Starts a front for `target` (an http:// origin) on `port` (0: any), over `protocol` ("h2" or "http/1.1");
+ * resolves to { url, inFlight, timingAllowed, delayMs, stop } (`timingAllowed` and `delayMs` may be changed
+ * while it runs).
  */
-export async function startFront(target, { http2 = true, delayMs = 0, timingAllowed = true } = {}) {
+export async function startFront(target, { protocol = "h2", port = 0, delayMs = 0, timingAllowed = true } = {}) {
   const front = { inFlight: { now: 0, most: 0 }, timingAllowed, delayMs };
   /** Passes one request on: its method, path, headers and body; calls `answer(status, headers, body stream)`. */
   const pass = async (method, path, headers, body, answer) => {
@@ -46,7 +48,7 @@ export async function startFront(target, { http2 = true, delayMs = 0, timingAllo
     });
     body.pipe(upstream);
   };
-  const server = http2
+  const server = protocol === "h2"
     // Streams enough for any page of the tests: the browser, not the front, is measured.
     ? createSecureServer({ ...certificate(), settings: { maxConcurrentStreams: 1000 } }).on("stream", (stream, headers) => {
       stream.on("error", () => {});
@@ -57,15 +59,15 @@ export async function startFront(target, { http2 = true, delayMs = 0, timingAllo
         body ? body.pipe(stream) : stream.end();
       });
     })
-    : createServer((incoming, outgoing) => {
+    : createServer(certificate(), (incoming, outgoing) => {
       const forwarded = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP.has(name)));
       pass(incoming.method, incoming.url, forwarded, incoming, (status, kept, body) => {
         outgoing.writeHead(status, kept);
         body ? body.pipe(outgoing) : outgoing.end();
       });
     });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  front.url = `${http2 ? "https" : "http"}://127.0.0.1:${server.address().port}`;
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  front.url = `https://127.0.0.1:${server.address().port}`;
   front.stop = () => new Promise((ok) => {
     server.close(() => ok());
     server.closeAllConnections?.();

@@ -241,20 +241,13 @@ fn router(
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET]);
-    // Timing-Allow-Origin lets a page see how its requests went (their
-    // resource timing, the protocol included): the badge lifts its request
-    // budget for a service that answers over HTTP/2 or HTTP/3.
     let api = Router::new()
         .route("/v0/verdict", get(verdict))
         .route("/v0/verification-keys", get(verification_keys))
         .route("/v0/metrics", get(published_metrics))
-        .layer(SetResponseHeaderLayer::overriding(
-            HeaderName::from_static("timing-allow-origin"),
-            HeaderValue::from_static("*"),
-        ))
         .layer(cors.clone())
         .with_state(service);
-    match www {
+    let routes = match www {
         None => api,
         Some(files) => api.merge(
             Router::new()
@@ -266,7 +259,15 @@ fn router(
                     HeaderValue::from_static(STATIC_CSP),
                 )),
         ),
-    }
+    };
+    // Timing-Allow-Origin lets a page see how its requests went (their
+    // resource timing, the protocol included): the badge lifts its request
+    // budget for a service that answers over HTTP/2 or HTTP/3, from the
+    // package's first file on when the page loads the package from here.
+    routes.layer(SetResponseHeaderLayer::overriding(
+        HeaderName::from_static("timing-allow-origin"),
+        HeaderValue::from_static("*"),
+    ))
 }
 
 fn json_response(status: StatusCode, cache: &'static str, body: Value) -> Response {
