@@ -41,21 +41,25 @@ wasm-opt "${wasm_opt_passes[@]}" "$wasm" -o "$wasm"
 # Short import and export names in the wasm and its glue, then the glue minified.
 node scripts/minify.mjs "$out_dir"
 
-# endpointsFromPaymentRequired's own wasm, built and shrunk the same way in a
-# folder of its own, then added to the package.
-embed_dir=target/embed-build/pkg
-wasm_pack "$embed_dir" "" "$embed_name" --no-default-features --features "$embed_features"
-embed_wasm="$embed_dir/${embed_name}_bg.wasm"
-wasm-opt "${wasm_opt_passes[@]}" "$embed_wasm" -o "$embed_wasm"
-node scripts/minify.mjs "$embed_dir" --stem "$embed_name"
-cp "$embed_wasm" "$out_dir/"
+# side_wasm <folder> <file name stem> <features>: a wasm of the package's
+# besides the module entry's, built and shrunk the same way in a folder of
+# its own; its wasm is added to the package.
+side_wasm() {
+  wasm_pack "$1" "" "$2" --no-default-features --features "$3"
+  wasm-opt "${wasm_opt_passes[@]}" "$1/$2_bg.wasm" -o "$1/$2_bg.wasm"
+  node scripts/minify.mjs "$1" --stem "$2"
+  cp "$1/$2_bg.wasm" "$out_dir/"
+}
 
+# The script tag's wasm (renderBadge alone): its glue goes into embed.js
+# (package-js.mjs below).
+embed_dir=target/embed-build/pkg
+side_wasm "$embed_dir" "$embed_name" "$embed_features"
+
+# endpointsFromPaymentRequired's own wasm, with its glue beside it.
 challenge_dir=target/challenge-build/pkg
-wasm_pack "$challenge_dir" "" "$challenge_name" --no-default-features --features "$challenge_features"
-challenge_wasm="$challenge_dir/${challenge_name}_bg.wasm"
-wasm-opt "${wasm_opt_passes[@]}" "$challenge_wasm" -o "$challenge_wasm"
-node scripts/minify.mjs "$challenge_dir" --stem "$challenge_name"
-cp "$challenge_dir/$challenge_name".{js,d.ts} "$challenge_wasm" "$out_dir/"
+side_wasm "$challenge_dir" "$challenge_name" "$challenge_features"
+cp "$challenge_dir/$challenge_name".{js,d.ts} "$out_dir/"
 
 # The same code for pages where WebAssembly cannot run, translated to
 # JavaScript by binaryen's wasm2js: built for the first WebAssembly features

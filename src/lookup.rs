@@ -106,8 +106,7 @@ fn to_object(result: &Evaluation) -> JsValue {
     let object = js_sys::Object::new();
     for (name, value) in result.members() {
         let value = match value {
-            MemberValue::Text(text) => JsValue::from_str(text),
-            MemberValue::Owned(text) => JsValue::from_str(&text),
+            MemberValue::Text(text) => JsValue::from_str(&text),
             MemberValue::Number(number) => JsValue::from(number),
         };
         let _ = js_sys::Reflect::set(&object, &name.into(), &value);

@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { PACKAGE } from "../../tests/support/package.mjs";
+import { buildConfig } from "../build-config.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -23,6 +24,8 @@ export function budgetPackage(budget) {
   mkdirSync(dir, { recursive: true });
   const run = (command, args, options) => execFileSync(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], ...options });
   writeFileSync(join(dir, "words.js"), run("cargo", ["run", "-q", "-p", "x402-verdict-core", "--example", "browser-words"]));
-  run("node", ["scripts/package-js.mjs", dir, "target/js-build/pkg", "target/embed-build/pkg/x402_verdict_embed.js", "--sources", sources]);
+  // The build's other outputs, where scripts/build.sh leaves them.
+  const glue = `target/embed-build/pkg/${buildConfig().embedName}.js`;
+  run("node", ["scripts/package-js.mjs", dir, "target/js-build/pkg", glue, "--sources", sources]);
   return dir;
 }

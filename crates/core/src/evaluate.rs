@@ -1,6 +1,8 @@
 //! Evaluation (protocol section 5): from what a fetch got to the structured
 //! result every consumer shows.
 
+use std::borrow::Cow;
+
 use crate::endpoint::Endpoint;
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
@@ -268,27 +270,27 @@ impl Evaluation {
     /// browser).
     pub fn members(&self) -> Vec<(&'static str, MemberValue<'_>)> {
         let mut members = vec![
-            ("state", MemberValue::Text(self.state.as_str())),
-            ("outcome", MemberValue::Text(self.outcome.as_str())),
-            ("freshness", MemberValue::Text(self.freshness.as_str())),
-            ("signature", MemberValue::Text(self.signature.as_str())),
+            ("state", MemberValue::text(self.state.as_str())),
+            ("outcome", MemberValue::text(self.outcome.as_str())),
+            ("freshness", MemberValue::text(self.freshness.as_str())),
+            ("signature", MemberValue::text(self.signature.as_str())),
         ];
         let optional = [
             (
                 "assuranceLevel",
-                self.assurance_level.as_deref().map(MemberValue::Text),
+                self.assurance_level.as_deref().map(MemberValue::text),
             ),
             (
                 "verifiedAt",
                 self.verified_at
-                    .map(|at| MemberValue::Owned(at.to_rfc3339())),
+                    .map(|at| MemberValue::Text(Cow::Owned(at.to_rfc3339()))),
             ),
             (
                 "recheckEveryHours",
                 self.recheck_every_hours.map(MemberValue::Number),
             ),
-            ("reason", self.reason.map(|r| MemberValue::Text(r.as_str()))),
-            ("detail", self.detail.as_deref().map(MemberValue::Text)),
+            ("reason", self.reason.map(|r| MemberValue::text(r.as_str()))),
+            ("detail", self.detail.as_deref().map(MemberValue::text)),
         ];
         members.extend(
             optional
@@ -302,12 +304,17 @@ impl Evaluation {
 /// One member's value in [`Evaluation::members`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemberValue<'a> {
-    /// A string the result holds (or a word of the core).
-    Text(&'a str),
-    /// A string written for the result (a time in RFC 3339).
-    Owned(String),
+    /// A string: one the result holds or a word of the core, or one written
+    /// for the result (a time in RFC 3339).
+    Text(Cow<'a, str>),
     /// A whole number.
     Number(u32),
+}
+
+impl<'a> MemberValue<'a> {
+    fn text(text: &'a str) -> Self {
+        MemberValue::Text(Cow::Borrowed(text))
+    }
 }
 
 /// Why a fetch produced no HTTP answer.

@@ -16,8 +16,7 @@ impl Serialize for Evaluation {
         let mut map = serializer.serialize_map(None)?;
         for (name, value) in self.members() {
             match value {
-                MemberValue::Text(text) => map.serialize_entry(name, text)?,
-                MemberValue::Owned(text) => map.serialize_entry(name, &text)?,
+                MemberValue::Text(text) => map.serialize_entry(name, &text)?,
                 MemberValue::Number(number) => map.serialize_entry(name, &number)?,
             }
         }
