@@ -27,53 +27,37 @@ function warnOnce(message) {
   console.warn(WARNINGS.prefix + message);
 }
 
-/** The smallest module there is: instantiating it fails only where the page's policy refuses WebAssembly (WebKit compiles it all the same). */
-const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
-
-/**
- * Whether the page refuses to run WebAssembly (a Content-Security-Policy
- * without 'wasm-unsafe-eval'), found by trying, not by reading the error's
- * words, which every engine spells its own way ("blocked by CSP" in Firefox),
- * nor by a securitypolicyviolation event, which WebKit does not fire for it.
- */
-async function wasmRefused() {
-  try {
-    await WebAssembly.instantiate(EMPTY_MODULE);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** Why the wasm did not load, and what to change. */
-async function explain(error, url) {
-  const text = String(error?.message ?? error);
-  const fill = (words) => words.replace("{url}", url).replace("{status}", error?.status).replace("{error}", text);
-  if (typeof WebAssembly !== "object") return WARNINGS.wasmUnavailable;
-  if (error?.status) return fill(WARNINGS.wasmHttpStatus);
-  if (await wasmRefused()) return WARNINGS.wasmCsp;
-  if (error?.unfetched) return fill(WARNINGS.wasmUnfetchable);
-  return fill(WARNINGS.wasmOther);
-}
-
 let engine;
 /** Whether the engine has loaded (the wasm, or its JavaScript translation). */
 let loaded = false;
 
 /** The same Rust translated to JavaScript (next to this file, or to embed.js), instantiated once. */
 let translation;
+/**
+ * Why the wasm at `url` did not load for `error` and what to change, and
+ * what runs instead: ./explain.js, loaded only now (beside the JavaScript
+ * build), so that pages where the wasm runs never download those words;
+ * where it cannot load either, the error itself.
+ */
+function explained(error, url) {
+  return import("./explain.js").then(
+    async (words) => [await words.explain(error, url), words.INSTEAD],
+    () => [`${url}: ${error?.message ?? error}`],
+  );
+}
+
 /** The JavaScript build, in place of a wasm (at `url`) that did not load for `error`; one warning says why. */
 async function onJavaScript(error, url) {
-  const why = await explain(error, url);
+  const why = explained(error, url);
   translation ??= import("./x402_verdict_badge_js.js").then((js) => {
     js.initJs();
     return js;
   });
-  const js = await translation.catch((cause) => {
-    warnOnce(`${why} ${WARNINGS.packageUnloadable.replace("{url}", "x402_verdict_badge_js.js").replace("{error}", cause?.message ?? cause)}`);
+  const js = await translation.catch(async (cause) => {
+    warnOnce(`${(await why)[0]} ${WARNINGS.packageUnloadable.replace("{url}", "x402_verdict_badge_js.js").replace("{error}", cause?.message ?? cause)}`);
     throw cause;
   });
-  warnOnce(`${why} ${WARNINGS.onJavaScript}`);
+  warnOnce((await why).join(" "));
   return js;
 }
 
@@ -106,7 +90,7 @@ async function fetched(url) {
   const response = await fetch(url).catch((cause) => {
     throw Object.assign(new Error(String(cause?.message ?? cause)), { unfetched: true });
   });
-  if (!response.ok) throw Object.assign(new Error("HTTP error"), { status: response.status });
+  if (!response.ok) throw Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
   return response;
 }
 

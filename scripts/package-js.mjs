@@ -8,7 +8,8 @@
 //   goes into the files that import it, not beside them;
 // - badge.js (the badge's DOM and its stylesheet, compacted), early.js (the
 //   verdict requests started while the wasm loads), index.js (the package's
-//   entry) and index.d.ts, each minified with terser; both glues import
+//   entry), explain.js (why the wasm did not load: fetched only then) and
+//   index.d.ts, each minified with terser; both glues import
 //   badge.js and early.js, which wasm-bindgen pointed at its own copies
 //   under snippets/: each glue is rewritten to import ./badge.js and
 //   ./early.js, so that a page loads each once;
@@ -18,9 +19,9 @@
 //   everything it imports (index.js, badge.js, early.js, the core's words
 //   once, and the script tag's glue in place of the module entry's) bundled
 //   by rolldown into one classic script that also runs as a module
-//   (import.meta.url becomes the script's own URL), the JavaScript build
-//   and the challenge reader (x402_verdict_challenge.js and its wasm, which
-//   build.sh put here) left outside;
+//   (import.meta.url becomes the script's own URL), the JavaScript build,
+//   explain.js and the challenge reader (x402_verdict_challenge.js and its
+//   wasm, which build.sh put here) left outside;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
@@ -54,7 +55,7 @@ const options = { module: true, compress: { passes: 2 }, mangle: true };
 /** The licence files the package carries (its licence is `MIT OR Apache-2.0`). */
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 
-for (const name of ["badge.js", "early.js", "index.js"]) {
+for (const name of ["badge.js", "early.js", "index.js", "explain.js"]) {
   writeFileSync(join(dir, name), (await minify(source(name), options)).code);
 }
 copyFileSync(join(JS, "index.d.ts"), join(dir, "index.d.ts"));
@@ -91,8 +92,8 @@ writeFileSync(join(sources, "words.js"), wordsModule);
 writeFileSync(join(sources, "x402_verdict_badge.js"), withOwnImports(readFileSync(embedGlue, "utf8")));
 const bundle = await rolldown({
   input: join(sources, "embed.js"),
-  // Loaded on demand, from next to embed.js: the JavaScript build, and the challenge reader's glue.
-  external: [new RegExp(JS_BUILD.replace(".", "\\.")), /x402_verdict_challenge\.js/],
+  // Loaded on demand, from next to embed.js: the JavaScript build, why the wasm did not load, and the challenge reader's glue.
+  external: [new RegExp(JS_BUILD.replace(".", "\\.")), /explain\.js/, /x402_verdict_challenge\.js/],
   transform: { define: { "import.meta.url": "x402ScriptUrl" } },
   // The script tag's glue has no lookupVerdict, which index.js reads from it as undefined: nothing on a
   // page of badges by script tag can call it.

@@ -20,6 +20,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
 use x402_verdict_core::browser::REQUEST_CREDENTIALS;
 use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
+use x402_verdict_core::writing::words;
 use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES, VERDICT_MEDIA_TYPE};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
@@ -44,7 +45,7 @@ thread_local! {
 /// Fetches `url`, or shares the answer to a request for the same URL and
 /// timeout: in flight, or settled and still fresh.
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
-    let key = JsValue::from(format!("{timeout_ms} {url}"));
+    let key = JsValue::from(words(&timeout_ms) + " " + &url);
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
@@ -180,7 +181,7 @@ async fn exchange(
         }
     };
     let response: web_sys::Response = JsFuture::from(sent).await?.dyn_into()?;
-    if response.redirected() && !response.url().starts_with(&format!("{origin}/")) {
+    if response.redirected() && !response.url().starts_with(&(origin.to_owned() + "/")) {
         return Err(Failure::Protocol(FetchFailure::Redirected));
     }
     let headers = response.headers();

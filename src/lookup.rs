@@ -8,6 +8,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 #[cfg(feature = "lookup")]
 use x402_verdict_core::evaluate::MemberValue;
+use x402_verdict_core::writing::words;
 use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
 
 use crate::{fetch, options, render};
@@ -69,10 +70,8 @@ pub fn render_badge(
     spawn(Box::pin(async move {
         let result = match options {
             Err(problem) => {
-                // `format!`, not `to_string`: one formatting routine in
-                // the wasm, not one per error type.
-                let problem = format!("{problem}");
-                warn(&format!("renderBadge: {problem}"));
+                let problem = words(&problem);
+                warn(&("renderBadge: ".to_owned() + &problem));
                 Evaluation::invalid_input(problem)
             }
             Ok(options) => evaluate(&options).await,
@@ -93,7 +92,7 @@ pub fn lookup_verdict(
     spawn(Box::pin(async move {
         let result = match options {
             Ok(options) => evaluate(&options).await,
-            Err(problem) => Evaluation::invalid_input(format!("{problem}")),
+            Err(problem) => Evaluation::invalid_input(words(&problem)),
         };
         to_object(&result)
     }))

@@ -215,6 +215,8 @@ describe("script-tag loader", () => {
       const { warnings } = await classic.seen();
       assert.equal(warnings.length, 1, warnings.join("\n"));
       assert.match(warnings[0], /Access-Control-Allow-Origin/);
+      // explain.js cannot load from there either: the wasm's own error says why.
+      assert.match(warnings[0], /x402_verdict_embed_bg\.wasm: /);
       await classic.tab.close();
       // The browser refuses a cross-origin module script without CORS before
       // any of its code runs: nothing can draw (docs/embedding.md says so).
@@ -340,6 +342,22 @@ describe("when the wasm cannot run, the JavaScript build renders, signatures che
     site.statuses.set(EMBED_WASM, 404);
     try {
       assert.match(await jsBuild({}, "js-build-404"), /HTTP 404/);
+    } finally {
+      site.statuses.clear();
+    }
+  });
+
+  test("the .wasm file and explain.js missing: the JavaScript build runs, and the warning still names the wasm and its status", async () => {
+    site.statuses.set(EMBED_WASM, 404);
+    site.statuses.set("/pkg/explain.js", 404);
+    try {
+      const { tab, seen } = await open(page(`${marked("verified")}<script src="/pkg/embed.js"></script>`));
+      const [badge] = await settled(tab, 1, "js-build-unexplained");
+      const { warnings } = await seen();
+      await tab.close();
+      assert.equal(badge.state, "human-backed");
+      assert.equal(warnings.length, 1, warnings.join("\n"));
+      assert.match(warnings[0], /x402_verdict_embed_bg\.wasm: HTTP 404/);
     } finally {
       site.statuses.clear();
     }

@@ -285,6 +285,8 @@ test("the wasm, a page without WebAssembly and a page whose CSP forbids it agree
   assert.match(others["no WebAssembly"].seen.warnings[0], /WebAssembly is unavailable/);
   assert.match(others["CSP without wasm-unsafe-eval"].seen.warnings[0], /add 'wasm-unsafe-eval' to script-src/);
   assert.ok(!wasm.seen.files.includes("x402_verdict_badge_js.js"), "where the wasm runs, the JavaScript build is never fetched");
+  assert.ok(!wasm.seen.files.includes("explain.js"), "where the wasm runs, why it would not is never fetched");
+  for (const [way, run] of Object.entries(others)) assert.ok(run.seen.files.includes("explain.js"), `${way}: explain.js said why`);
   assert.deepEqual(wasm.seen.warnings, []);
   // The signatures, as the protocol says (the same in every way, as checked above).
   const by = Object.fromEntries(wasm.results.map(({ name, result }) => [name, result]));

@@ -22,7 +22,7 @@ fn main() {
         .map(Reason::as_str)
         .collect();
     let [state, label, hover] = CHECKING;
-    let constants: [(&str, Value); 10] = [
+    let constants: [(&str, Value); 11] = [
         ("UNKNOWN", json!(State::Unknown.as_str())),
         ("VERDICT_URL", json!(VERDICT_URL)),
         (
@@ -58,11 +58,17 @@ fn main() {
             json!({
                 "prefix": browser::WARNING_PREFIX,
                 "packageUnloadable": browser::PACKAGE_UNLOADABLE,
-                "wasmUnavailable": browser::WASM_UNAVAILABLE,
-                "wasmHttpStatus": browser::WASM_HTTP_STATUS,
-                "wasmCsp": browser::WASM_CSP,
-                "wasmUnfetchable": browser::WASM_UNFETCHABLE,
-                "wasmOther": browser::WASM_OTHER,
+            }),
+        ),
+        // Said only when the wasm did not run (js/explain.js, loaded then).
+        (
+            "WASM_REASONS",
+            json!({
+                "unavailable": browser::WASM_UNAVAILABLE,
+                "httpStatus": browser::WASM_HTTP_STATUS,
+                "csp": browser::WASM_CSP,
+                "unfetchable": browser::WASM_UNFETCHABLE,
+                "other": browser::WASM_OTHER,
                 "onJavaScript": browser::ON_JAVASCRIPT,
             }),
         ),

@@ -16,13 +16,12 @@
 //! Unknown members are ignored. An error is a [`ChallengeError`], whose one
 //! line names what is wrong; it never copies a value from the challenge.
 
-use std::fmt;
-
 use crate::endpoint::{check_field, Endpoint, FieldRule};
 use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
 use crate::member::{MemberRule, Members};
 use crate::options::ReadError;
+use crate::writing::{display_from_words, text, uDisplay, words, words_from_str};
 
 /// The largest challenge read, in bytes of JSON.
 pub const MAX_CHALLENGE_BYTES: usize = 64 * 1024;
@@ -270,7 +269,7 @@ impl Endpoints {
                 "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
                     .into(),
             ),
-            Err(problem) => Self::none(format!("a value in the challenge {problem}")),
+            Err(problem) => Self::none(text!("a value in the challenge {}", problem.as_str())),
         }
     }
 
@@ -290,7 +289,7 @@ impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
                 Vec::new(),
                 Some("the tool result is not an error: it asks for no payment".into()),
             ),
-            Err(error) => (Vec::new(), Some(format!("{error}"))),
+            Err(error) => (Vec::new(), Some(words(&error))),
         };
         Endpoints { endpoints, reason }
     }
@@ -423,8 +422,11 @@ pub enum Difference {
     Accepted(usize),
 }
 
-impl fmt::Display for ChallengeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for ChallengeError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         if let Some(within) = self.within {
             let (place, wrapped) = match within {
                 Within::Header => ("the PAYMENT-REQUIRED header", false),
@@ -439,7 +441,7 @@ impl fmt::Display for ChallengeError {
             }
             f.write_str(": ")?;
         }
-        self.rule.fmt(f)
+        uDisplay::fmt(&self.rule, f)
     }
 }
 
@@ -452,23 +454,24 @@ impl std::error::Error for ChallengeError {
     }
 }
 
-impl fmt::Display for ChallengeRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for ChallengeRule {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         let text = match self {
             ChallengeRule::TooLarge => "the challenge is larger than 64 KiB",
-            ChallengeRule::NotJson(e) => return write!(f, "not strict JSON: {e}"),
+            ChallengeRule::NotJson(e) => return ufmt::uwrite!(f, "not strict JSON: {}", e),
             ChallengeRule::NotAnObject => "the challenge is not a JSON object",
             ChallengeRule::EmptyObject => {
                 "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header, which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED"
             }
             ChallengeRule::Member { member, rule } => {
-                member.fmt(f)?;
-                f.write_str(" ")?;
-                return rule.fmt(f);
+                return ufmt::uwrite!(f, "{} {}", member, rule);
             }
             ChallengeRule::NoOptions => "accepts is empty: the challenge offers no way to pay",
             ChallengeRule::TooManyOptions(n) => {
-                return write!(f, "accepts lists {n} options, more than {MAX_OPTIONS}")
+                return ufmt::uwrite!(f, "accepts lists {} options, more than {}", *n, MAX_OPTIONS)
             }
             ChallengeRule::HeaderTooLong => "the PAYMENT-REQUIRED header is longer than base64 of 64 KiB",
             ChallengeRule::HeaderNotBase64 => "the PAYMENT-REQUIRED header is not base64",
@@ -477,7 +480,7 @@ impl fmt::Display for ChallengeRule {
                 match difference {
                     Difference::Version => f.write_str("x402Version")?,
                     Difference::AcceptedCount => f.write_str("the number of accepted options")?,
-                    Difference::Accepted(i) => write!(f, "accepts[{i}]")?,
+                    Difference::Accepted(i) => ufmt::uwrite!(f, "accepts[{}]", *i)?,
                 }
                 ")"
             }
@@ -494,28 +497,34 @@ impl fmt::Display for ChallengeRule {
     }
 }
 
-impl fmt::Display for Member {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for Member {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         match self {
             Member::Top(name) => f.write_str(name),
             Member::ResourceUrl => f.write_str("resource.url"),
-            Member::Accepted(i) => write!(f, "accepts[{i}]"),
-            Member::AcceptedMember(i, name) => write!(f, "accepts[{i}].{name}"),
+            Member::Accepted(i) => ufmt::uwrite!(f, "accepts[{}]", *i),
+            Member::AcceptedMember(i, name) => ufmt::uwrite!(f, "accepts[{}].{}", *i, *name),
         }
     }
 }
 
-impl fmt::Display for ValueRule {
+impl ValueRule {
     /// The rule broken, as a predicate (`is missing`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ValueRule::Member(rule) => return rule.fmt(f),
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ValueRule::Member(rule) => rule.as_str(),
             ValueRule::NotOneOrTwo => "is not 1 or 2",
             ValueRule::NotDigits => "is not a whole number in decimal digits",
-            ValueRule::Field(rule) => return rule.fmt(f),
-        })
+            ValueRule::Field(rule) => rule.as_str(),
+        }
     }
 }
+
+words_from_str!(ValueRule);
+display_from_words!(ChallengeError, ChallengeRule, Member, ValueRule);
 
 /// Strict JSON within the size bound.
 fn parse_json(bytes: &[u8]) -> Result<Value, ChallengeError> {

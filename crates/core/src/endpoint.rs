@@ -1,11 +1,11 @@
 //! The endpoint identity (`chain`, `payTo`, `resourceUrl`) and its rules.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use crate::hidden::{is_format, is_hidden};
 use crate::network::same_chain;
 use crate::resource::same_resource;
+use crate::writing::{display_from_words, uDisplay, words_from_str};
 
 /// The longest a `chain`, `payTo` or `resourceUrl` may be, in bytes.
 pub const MAX_FIELD_BYTES: usize = 512;
@@ -41,25 +41,30 @@ pub enum FieldRule {
     FormatCharacter,
 }
 
-impl fmt::Display for FieldRule {
+impl FieldRule {
     /// The rule broken, as a predicate (`is empty`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+    pub fn as_str(self) -> &'static str {
+        match self {
             FieldRule::Empty => "is empty",
             FieldRule::TooLong => "is longer than 512 bytes",
             FieldRule::ControlCharacter => "contains a control character",
             FieldRule::FormatCharacter => "contains an invisible format character",
-        })
+        }
     }
 }
 
-impl fmt::Display for EndpointError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.field)?;
-        f.write_str(" ")?;
-        self.rule.fmt(f)
+words_from_str!(FieldRule);
+
+impl uDisplay for EndpointError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "{} {}", self.field, self.rule)
     }
 }
+
+display_from_words!(FieldRule, EndpointError);
 
 impl std::error::Error for EndpointError {}
 

@@ -9,6 +9,7 @@ use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
 use crate::time::Timestamp;
 use crate::verdict::{VerdictDocument, VerdictError, VerdictRule, WireOutcome};
+use crate::writing::{text, words};
 
 /// How far in the future a `verifiedAt` may lie (clock skew) before freshness
 /// becomes `unknown`.
@@ -379,16 +380,14 @@ impl Lookup {
                 Err(e) => Evaluation::without_verdict(
                     Outcome::NoResponse,
                     Reason::Malformed,
-                    // `format!`, not `to_string`: the wasm then holds one
-                    // formatting routine, not one per error type.
-                    Some(format!("{e}")),
+                    Some(words(&e)),
                 ),
             },
             404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
             other => Evaluation::without_verdict(
                 Outcome::NoResponse,
                 Reason::HttpStatus,
-                Some(format!("HTTP status {other}")),
+                Some(text!("HTTP status {}", other)),
             ),
         }
     }
@@ -400,13 +399,10 @@ impl Lookup {
             return Evaluation::without_verdict(
                 Outcome::NoResponse,
                 Reason::Malformed,
-                Some(format!(
-                    "{}",
-                    VerdictError::Field {
-                        field: "issuedAt",
-                        rule: VerdictRule::InTheFuture,
-                    }
-                )),
+                Some(words(&VerdictError::Field {
+                    field: "issuedAt",
+                    rule: VerdictRule::InTheFuture,
+                })),
             );
         }
         if !self.endpoint.is(&v.chain, &v.pay_to, &v.resource_url) {

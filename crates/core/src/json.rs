@@ -17,7 +17,8 @@
 //! the order RFC 8785 writes them in.
 
 use std::cmp::Ordering;
-use std::fmt::Write as _;
+
+use crate::writing::{display_from_words, uDisplay};
 
 /// The deepest nesting of arrays and objects a document may have.
 pub const MAX_DEPTH: usize = 16;
@@ -96,9 +97,12 @@ impl ParseErrorKind {
     }
 }
 
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at byte {}", self.kind.as_str(), self.offset)
+impl uDisplay for ParseError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "{} at byte {}", self.kind.as_str(), self.offset)
     }
 }
 
@@ -113,14 +117,19 @@ pub enum ObjectError {
     NotAnObject,
 }
 
-impl std::fmt::Display for ObjectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl uDisplay for ObjectError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         match self {
-            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            Self::NotJson(e) => ufmt::uwrite!(f, "not strict JSON: {}", e),
             Self::NotAnObject => f.write_str("not a JSON object"),
         }
     }
 }
+
+display_from_words!(ParseError, ObjectError);
 
 impl std::error::Error for ObjectError {}
 
@@ -278,7 +287,7 @@ impl Value {
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Integer(n) => {
-                let _ = write!(out, "{n}");
+                let Ok(()) = ufmt::uwrite!(out, "{}", *n);
             }
             Value::OtherNumber(_) => return false,
             Value::String(text) => write_string(out, text),
@@ -320,7 +329,7 @@ fn write_string(out: &mut String, text: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if c < ' ' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
+                let Ok(()) = ufmt::uwrite!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
         }

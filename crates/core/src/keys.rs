@@ -1,14 +1,13 @@
 //! Key identifiers and the consumer's configured trust: the public keys it
 //! accepts signatures from, selected by keyId, never by position.
 
-use std::fmt;
-
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use ed25519_dalek::VerifyingKey;
 use sha2::{Digest, Sha256};
 
 use crate::json::Value;
+use crate::writing::{display_from_words, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
 /// key, written as 16 lowercase hex digits.
@@ -39,9 +38,14 @@ impl KeyId {
     }
 }
 
-impl fmt::Display for KeyId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+impl uDisplay for KeyId {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        self.0
+            .iter()
+            .try_for_each(|b| ufmt::uwrite!(f, "{:02x}", *b))
     }
 }
 
@@ -87,17 +91,19 @@ pub enum KeyError {
     SmallOrder,
 }
 
-impl fmt::Display for KeyError {
+impl KeyError {
     /// The problem, as a predicate (`is not base64`): callers name the key.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+    pub fn as_str(self) -> &'static str {
+        match self {
             KeyError::NotBase64 => "is not base64",
             KeyError::Not32Bytes => "is not 32 bytes (a raw Ed25519 public key)",
             KeyError::NotAPoint => "is not an Ed25519 public key",
             KeyError::SmallOrder => "is a small-order (weak) key",
-        })
+        }
     }
 }
+
+words_from_str!(KeyError);
 
 impl std::error::Error for KeyError {}
 
@@ -137,18 +143,21 @@ pub enum KeyAt {
     Document(usize),
 }
 
-impl fmt::Display for KeysError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for KeysError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         match self {
             KeysError::Key { at, problem } => {
                 match at {
                     KeyAt::Only => f.write_str("the public key ")?,
-                    KeyAt::Listed(i) => write!(f, "public key #{} ", i + 1)?,
-                    KeyAt::Document(i) => write!(f, "keys[{i}].publicKey ")?,
+                    KeyAt::Listed(i) => ufmt::uwrite!(f, "public key #{} ", i + 1)?,
+                    KeyAt::Document(i) => ufmt::uwrite!(f, "keys[{}].publicKey ", *i)?,
                 }
-                problem.fmt(f)
+                f.write_str(problem.as_str())
             }
-            KeysError::NoPublicKey(i) => write!(f, "keys[{i}].publicKey is missing"),
+            KeysError::NoPublicKey(i) => ufmt::uwrite!(f, "keys[{}].publicKey is missing", *i),
             KeysError::NoKey => f.write_str("no public key given"),
             KeysError::NotAllStrings => {
                 f.write_str("every key in the list must be a base64 string")
@@ -161,6 +170,8 @@ impl fmt::Display for KeysError {
         }
     }
 }
+
+display_from_words!(KeyId, KeyError, KeysError);
 
 impl std::error::Error for KeysError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {

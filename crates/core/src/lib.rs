@@ -60,6 +60,7 @@ pub mod signing;
 pub mod text;
 pub mod time;
 pub mod verdict;
+pub mod writing;
 
 pub use challenge::{Challenge, PaymentOption};
 pub use endpoint::Endpoint;

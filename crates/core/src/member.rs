@@ -16,10 +16,9 @@
 //! assert_eq!(MemberRule::NotAString.at(at).to_string(), "entry.chain is not a string");
 //! ```
 
-use std::fmt;
-
 use crate::json::{Object, Value};
 use crate::time::Timestamp;
+use crate::writing::{display_from_words, uDisplay, words_from_str};
 
 /// A rule any member can break, whatever the document. `Copy`, holding no
 /// text, so that the errors holding it cost the browser's wasm nothing.
@@ -53,12 +52,7 @@ impl MemberRule {
     }
 }
 
-impl fmt::Display for MemberRule {
-    /// [`MemberRule::as_str`].
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+words_from_str!(MemberRule);
 
 impl std::error::Error for MemberRule {}
 
@@ -78,10 +72,13 @@ pub struct MemberError {
     pub rule: MemberRule,
 }
 
-impl fmt::Display for MemberError {
+impl uDisplay for MemberError {
     /// `entry.payTo is missing`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.at, self.rule)
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "{} {}", self.at, self.rule)
     }
 }
 
@@ -89,10 +86,13 @@ impl fmt::Display for MemberError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownMember(pub String);
 
-impl fmt::Display for UnknownMember {
+impl uDisplay for UnknownMember {
     /// `unknown member `extra``.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown member `{}`", self.0)
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "unknown member `{}`", self.0)
     }
 }
 
@@ -149,22 +149,27 @@ impl MemberPath {
     }
 }
 
-impl fmt::Display for MemberPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for MemberPath {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         let mut before: Option<&Step> = None;
         for step in &self.0 {
             match (step, before) {
-                (Step::Member(name), Some(Step::Series(..))) => write!(f, ": {name}")?,
-                (Step::Member(name), Some(_)) => write!(f, ".{name}")?,
+                (Step::Member(name), Some(Step::Series(..))) => ufmt::uwrite!(f, ": {}", name)?,
+                (Step::Member(name), Some(_)) => ufmt::uwrite!(f, ".{}", name)?,
                 (Step::Member(name), None) => f.write_str(name)?,
-                (Step::Item(index), _) => write!(f, "[{index}]")?,
-                (Step::Series(index, id), _) => write!(f, "[{index}] ({id})")?,
+                (Step::Item(index), _) => ufmt::uwrite!(f, "[{}]", *index)?,
+                (Step::Series(index, id), _) => ufmt::uwrite!(f, "[{}] ({})", *index, id)?,
             }
             before = Some(step);
         }
         Ok(())
     }
 }
+
+display_from_words!(MemberRule, MemberError, UnknownMember, MemberPath);
 
 /// The members of one object, read by name. Each reading says which
 /// [`MemberRule`] the member breaks; `null` is a value like any other (not a

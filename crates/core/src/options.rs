@@ -2,13 +2,12 @@
 //! read one by one from their source and checked as a whole: an invalid
 //! option never leads to a fetch with half-valid input.
 
-use std::fmt;
-
 use crate::endpoint::{Endpoint, FieldRule};
 use crate::evaluate::Lookup;
 use crate::json::Value;
 use crate::keys::{KeysError, TrustedKeys};
 use crate::request::{check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS};
+use crate::writing::{display_from_words, uDisplay, words_from_str};
 
 /// Everything one lookup needs, validated.
 #[derive(Clone, Debug)]
@@ -90,17 +89,19 @@ pub enum ReadError {
     TooDeep,
 }
 
-impl fmt::Display for ReadError {
+impl ReadError {
     /// The problem, as a predicate (`could not be read`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+    pub fn as_str(self) -> &'static str {
+        match self {
             ReadError::Threw => "could not be read",
             ReadError::BigInt => "is a BigInt, not a number",
             ReadError::NotJson => "is not a JSON value",
             ReadError::TooDeep => "is nested too deeply",
-        })
+        }
     }
 }
+
+words_from_str!(ReadError);
 
 impl std::error::Error for ReadError {}
 
@@ -143,9 +144,12 @@ pub enum OptionRule {
     NotABoolean,
 }
 
-impl fmt::Display for OptionError {
+impl uDisplay for OptionError {
     /// One clause naming the option (`payTo is missing`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         f.write_str(self.option)?;
         f.write_str(if matches!(self.rule, OptionRule::Keys(_)) {
             ": "
@@ -153,21 +157,24 @@ impl fmt::Display for OptionError {
             " "
         })?;
         match &self.rule {
-            OptionRule::Unreadable(problem) => problem.fmt(f),
+            OptionRule::Unreadable(problem) => f.write_str(problem.as_str()),
             OptionRule::Missing => f.write_str("is missing"),
             OptionRule::NotAString => f.write_str("must be a string"),
-            OptionRule::BaseUrl(problem) => problem.fmt(f),
-            OptionRule::Endpoint(rule) => rule.fmt(f),
-            OptionRule::Keys(problem) => problem.fmt(f),
-            OptionRule::Timeout(problem) => problem.fmt(f),
+            OptionRule::BaseUrl(problem) => f.write_str(problem.as_str()),
+            OptionRule::Endpoint(rule) => f.write_str(rule.as_str()),
+            OptionRule::Keys(problem) => uDisplay::fmt(problem, f),
+            OptionRule::Timeout(problem) => uDisplay::fmt(problem, f),
             OptionRule::NotABoolean => f.write_str("must be true or false"),
         }
     }
 }
 
-impl fmt::Display for OptionsError {
+impl uDisplay for OptionsError {
     /// One line naming every invalid option, separated by `; `.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         match self {
             OptionsError::NotAnObject => f.write_str("options must be an object"),
             OptionsError::Invalid(errors) => {
@@ -175,13 +182,15 @@ impl fmt::Display for OptionsError {
                     if i > 0 {
                         f.write_str("; ")?;
                     }
-                    error.fmt(f)?;
+                    uDisplay::fmt(error, f)?;
                 }
                 Ok(())
             }
         }
     }
 }
+
+display_from_words!(ReadError, OptionError, OptionsError);
 
 impl std::error::Error for OptionError {
     /// The error under the rule broken, when it is one (an unreadable

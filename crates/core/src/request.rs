@@ -6,6 +6,7 @@ use std::fmt;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::endpoint::Endpoint;
+use crate::writing::{display_from_words, words_from_str};
 
 /// The default time a lookup may take, connect to last body byte.
 pub const DEFAULT_TIMEOUT_MS: u32 = 3000;
@@ -81,19 +82,21 @@ impl BaseUrl {
     /// `{base}/v0/verdict?chain=…&payTo=…&resourceUrl=…`, each value encoded as
     /// `encodeURIComponent` would: [`VERDICT_URL`] filled in.
     pub fn verdict_url(&self, endpoint: &Endpoint) -> String {
-        let enc = |s| utf8_percent_encode(s, COMPONENT);
-        format!(
-            "{}/v0/verdict?chain={}&payTo={}&resourceUrl={}",
-            self.0,
-            enc(endpoint.chain()),
-            enc(endpoint.pay_to()),
-            enc(endpoint.resource_url())
-        )
+        let mut url = self.0.clone();
+        for (name, value) in [
+            ("/v0/verdict?chain=", endpoint.chain()),
+            ("&payTo=", endpoint.pay_to()),
+            ("&resourceUrl=", endpoint.resource_url()),
+        ] {
+            url.push_str(name);
+            url.extend(utf8_percent_encode(value, COMPONENT));
+        }
+        url
     }
 
     /// `{base}/v0/metrics`: the published metrics document.
     pub fn metrics_url(&self) -> String {
-        format!("{}/v0/metrics", self.0)
+        self.0.clone() + "/v0/metrics"
     }
 
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
@@ -133,10 +136,10 @@ pub enum BaseUrlError {
     Credentials,
 }
 
-impl fmt::Display for BaseUrlError {
+impl BaseUrlError {
     /// The rule, as a predicate (`is empty`): callers name the URL.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+    pub fn as_str(self) -> &'static str {
+        match self {
             BaseUrlError::Empty => "is empty",
             BaseUrlError::TooLong => "is longer than 2048 bytes",
             BaseUrlError::NotHttp => "is not an absolute http:// or https:// URL",
@@ -144,7 +147,7 @@ impl fmt::Display for BaseUrlError {
             BaseUrlError::Whitespace => "contains whitespace or a control character",
             BaseUrlError::QueryOrFragment => "has a query or fragment",
             BaseUrlError::Credentials => "carries credentials",
-        })
+        }
     }
 }
 
@@ -166,12 +169,15 @@ pub fn check_timeout_ms(ms: u64) -> Result<u32, TimeoutError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeoutError;
 
-impl fmt::Display for TimeoutError {
+impl TimeoutError {
     /// The accepted range, as a predicate: callers name the timeout.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("must be a whole number of milliseconds from 1 to 60000")
+    pub fn as_str(self) -> &'static str {
+        "must be a whole number of milliseconds from 1 to 60000"
     }
 }
+
+words_from_str!(BaseUrlError, TimeoutError);
+display_from_words!(BaseUrlError, TimeoutError);
 
 impl std::error::Error for TimeoutError {}
 

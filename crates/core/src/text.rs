@@ -6,6 +6,7 @@
 
 use crate::evaluate::{Evaluation, Outcome, Reason, State};
 use crate::signing::SignatureStatus;
+use crate::writing::text;
 
 /// What a badge shows while its lookup runs, before any result: the state
 /// its host carries (`data-state`, which stylesheets and pages read), its
@@ -14,7 +15,7 @@ pub const CHECKING: [&str; 3] = ["checking", "checking", "Checking the verificat
 
 /// A badge's accessible name (its `aria-label`), from the label it shows.
 pub fn accessible_name(label: &str) -> String {
-    format!("x402 verification: {label}")
+    text!("x402 verification: {}", label)
 }
 
 impl Evaluation {
@@ -28,25 +29,28 @@ impl Evaluation {
             .map_or_else(|| "never".to_owned(), |t| t.to_rfc3339());
         let reason = self
             .reason
-            .map_or_else(String::new, |r| format!("; reason {}", r.as_str()));
-        format!(
-            "Verification: {}; outcome {}; freshness {}; assurance {assurance}; last re-checked {checked}; signature {}{reason}.",
+            .map_or_else(String::new, |r| text!("; reason {}", r.as_str()));
+        text!(
+            "Verification: {}; outcome {}; freshness {}; assurance {}; last re-checked {}; signature {}{}.",
             self.state.as_str(),
             self.outcome.as_str(),
             self.freshness.as_str(),
+            assurance,
+            checked,
             self.signature.as_str(),
+            reason,
         )
     }
 
     /// The `endpoint_status` line, for example `Verification signal: human-backed.`
     pub fn status_line(&self) -> String {
-        format!("Verification signal: {}.", self.state.as_str())
+        text!("Verification signal: {}.", self.state.as_str())
     }
 
     /// The badge's visible words: `verified · G`, `not verified` or `unknown`.
     pub fn badge_label(&self) -> String {
         match (self.state, &self.assurance_level) {
-            (State::HumanBacked, Some(level)) => format!("verified · {level}"),
+            (State::HumanBacked, Some(level)) => text!("verified · {}", level),
             (State::HumanBacked, None) => "verified".to_owned(),
             (State::Revoked, _) => "not verified".to_owned(),
             (State::Unknown, _) => "unknown".to_owned(),
@@ -59,17 +63,17 @@ impl Evaluation {
     pub fn badge_hover(&self) -> String {
         let last = self
             .verified_at
-            .map(|t| format!("Last verified {}", t.to_human()));
+            .map(|t| text!("Last verified {}", t.to_human()));
         let cadence = self
             .recheck_every_hours
-            .map(|h| format!("re-checked every {}", hours(h)));
+            .map(|h| text!("re-checked every {}", hours(h)));
         let mut parts: Vec<String> = Vec::new();
         match self.state {
             State::HumanBacked => {
                 parts.push("A verified operator backed by a guarantee deposit stands behind this endpoint.".into());
                 parts.push(join(&[
                     last,
-                    cadence.map(|c| format!("promised to be {c}")),
+                    cadence.map(|c| text!("promised to be {}", c)),
                 ]));
                 match self.signature {
                     SignatureStatus::NotChecked => {
@@ -97,7 +101,7 @@ impl Evaluation {
                 if matches!(self.reason, Some(Reason::Overdue | Reason::Stale)) {
                     parts.push(join(&[
                         last,
-                        cadence.map(|c| format!("promised to be {c}")),
+                        cadence.map(|c| text!("promised to be {}", c)),
                     ]));
                 }
                 if !self.has_verdict() {
@@ -108,7 +112,7 @@ impl Evaluation {
         parts.retain(|p| !p.is_empty());
         let hover = joined(&parts, " ");
         match &self.detail {
-            Some(detail) => format!("{hover} ({detail})"),
+            Some(detail) => text!("{} ({})", hover, detail),
             None => hover,
         }
     }
@@ -151,8 +155,8 @@ impl Evaluation {
 
 fn hours(h: u32) -> String {
     match h {
-        h if h % 24 == 0 && h >= 48 => format!("{} days", h / 24),
-        h => format!("{h} h"),
+        h if h % 24 == 0 && h >= 48 => text!("{} days", h / 24),
+        h => text!("{} h", h),
     }
 }
 

@@ -4,8 +4,9 @@
 //! the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil` and
 //! `civil_from_days`), in integer arithmetic only.
 
-use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::writing::{display_from_words, push_padded, uDisplay};
 
 /// 9999-12-31T23:59:59Z, the last time RFC 3339 can write.
 const LAST_SECOND_OF_9999: i64 = 253_402_300_799;
@@ -106,12 +107,14 @@ impl Timestamp {
     /// Times outside 1970 to 9999 are clamped to that range.
     pub fn to_rfc3339(self) -> String {
         let [year, month, day, hour, minute, second] = self.fields();
-        let mut text = String::with_capacity(20);
-        let _ = write!(
-            text,
-            "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z"
-        );
-        text
+        joined_fields(&[
+            (year, 4, "-"),
+            (month, 2, "-"),
+            (day, 2, "T"),
+            (hour, 2, ":"),
+            (minute, 2, ":"),
+            (second, 2, "Z"),
+        ])
     }
 
     /// Year, month, day, hour, minute and second, clamped to 1970 to 9999.
@@ -125,7 +128,13 @@ impl Timestamp {
     /// A short human form, for example `2026-09-01 08:00 UTC`.
     pub fn to_human(self) -> String {
         let [year, month, day, hour, minute, _] = self.fields();
-        format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
+        joined_fields(&[
+            (year, 4, "-"),
+            (month, 2, "-"),
+            (day, 2, " "),
+            (hour, 2, ":"),
+            (minute, 2, " UTC"),
+        ])
     }
 
     /// This time plus `hours` hours, saturating at the ends of time.
@@ -228,14 +237,34 @@ impl Month {
 
     /// Its last day, `YYYY-MM-DD`.
     pub fn last_date(self) -> String {
-        format!("{self}-{:02}", self.last_day())
+        joined_fields(&[
+            (self.year, 4, "-"),
+            (self.month, 2, "-"),
+            (self.last_day().into(), 2, ""),
+        ])
     }
 }
 
-impl std::fmt::Display for Month {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:04}-{:02}", self.year, self.month)
+impl uDisplay for Month {
+    /// `YYYY-MM`.
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        f.write_str(&joined_fields(&[(self.year, 4, "-"), (self.month, 2, "")]))
     }
+}
+
+display_from_words!(Month);
+
+/// Numbers each padded with zeros to its width and followed by its separator.
+fn joined_fields(fields: &[(i64, usize, &str)]) -> String {
+    let mut text = String::with_capacity(24);
+    for &(n, width, then) in fields {
+        push_padded(&mut text, n, width);
+        text.push_str(then);
+    }
+    text
 }
 
 #[cfg(test)]

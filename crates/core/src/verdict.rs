@@ -1,14 +1,13 @@
 //! The verdict document (protocol section 4): its wire types and the rules a
 //! received document must meet.
 
-use std::fmt;
-
 use crate::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use crate::json::{parse_strict, Object, ParseError, Value};
 use crate::keys::KeyId;
 use crate::member::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
+use crate::writing::{display_from_words, uDisplay};
 
 /// What the service says of an endpoint (the wire `outcome`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,23 +148,30 @@ impl VerdictRule {
     }
 }
 
-impl fmt::Display for VerdictError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl uDisplay for VerdictError {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        f: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
         match self {
-            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            Self::NotJson(e) => ufmt::uwrite!(f, "not strict JSON: {}", e),
             Self::NotAnObject => f.write_str("the document is not a JSON object"),
             Self::NoVerdict => f.write_str("the document has no \"verdict\" object"),
-            Self::Field { field, rule } => write!(f, "verdict.{field} {}", rule.as_str()),
+            Self::Field { field, rule } => ufmt::uwrite!(f, "verdict.{} {}", *field, rule.as_str()),
             Self::UnsafeNumber => {
                 f.write_str("verdict holds a number that is not an integer of at most 2^53 - 1")
             }
-            Self::TooLarge(bytes) => write!(
+            Self::TooLarge(bytes) => ufmt::uwrite!(
                 f,
-                "the signed document would be {bytes} bytes, over the {MAX_BODY_BYTES} bytes consumers accept"
+                "the signed document would be {} bytes, over the {} bytes consumers accept",
+                *bytes,
+                MAX_BODY_BYTES
             ),
         }
     }
 }
+
+display_from_words!(VerdictError);
 
 impl std::error::Error for VerdictError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
