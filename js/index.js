@@ -132,7 +132,7 @@ function start(input) {
     // After the lookups waiting for the engine have taken their requests:
     // behind the placeholders still to draw (each lookup renders once its
     // own is drawn), then a task later (the lookups' microtasks).
-    inTurn(() => setTimeout(dropEarly));
+    inTurn(() => setTimeout(() => dropEarly()));
   });
   return engine;
 }
@@ -146,15 +146,20 @@ function loadedEngine() {
  * While the engine loads, starts the verdict request the options ask for
  * (js/early.js), at the URL the core states, so that the request and the
  * wasm download overlap; the engine takes it when it builds that very URL.
- * Options that are not plain strings start nothing: the engine decides.
+ * `ahead`: the lookup still waits for its turn (see pump); without it, the
+ * lookup begins now, and a request sent ahead for it counts its timeout
+ * from now. Returns the URL asked for. Options that are not plain strings
+ * start nothing: the engine decides.
  */
-function requestWhileLoading(options) {
+function requestWhileLoading(options, ahead = false) {
   if (loaded) return;
   try {
     const fields = { base: option(options, "baseUrl"), chain: option(options, "chain"), payTo: option(options, "payTo"), resourceUrl: option(options, "resourceUrl") };
     if (!Object.values(fields).every((value) => typeof value === "string" && value)) return;
     fields.base = new URL(fields.base, document.baseURI).href.replace(/\/$/, "");
-    requestEarly(VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name]))), REQUEST_INIT);
+    const url = VERDICT_URL.replace(/\{(\w+)\}/g, (_, name) => (name === "base" ? fields.base : encodeURIComponent(fields[name])));
+    requestEarly(url, REQUEST_INIT, ahead ? undefined : Date.now());
+    return url;
   } catch {
     // The engine reads these options itself and says what is wrong.
   }
@@ -191,12 +196,13 @@ function snapshot(options) {
 
 // ---- the request budget ----
 
-/** Verdict requests in flight at once per service: the browser's 6
- * connections per host on HTTP/1.1 (so that no request waits in the
+/** Lookups running at once per service: the browser's 6 connections per
+ * host on HTTP/1.1 (so that no request of a running lookup waits in the
  * browser's queue, where its timeout would run), or 4 when the service is
  * the page's own origin, whose connections the page needs too
  * (docs/performance.md, "The request budget"). The others wait here, and the
- * timeout of each covers it from the moment it is sent. */
+ * timeout of each covers it from its turn (a request may have been sent
+ * ahead of it: sendAhead). */
 const BUDGET = 6;
 const BUDGET_ON_PAGE_ORIGIN = 4;
 const services = new Map();
@@ -294,21 +300,53 @@ function withinBudget(options, start, ready = () => true) {
   let service = services.get(origin);
   if (!service) {
     const protocol = knownProtocol(origin);
-    services.set(origin, (service = { active: 0, running: new Map(), queue: [], protocol, budget: budgetOf(origin, protocol) }));
+    const budget = budgetOf(origin, protocol);
+    const ahead = origin === location.origin || protocol ? 0 : MULTIPLEXED_BUDGET - budget;
+    services.set(origin, (service = { active: 0, running: new Map(), queue: [], protocol, budget, ahead }));
     watchProtocols();
   }
   const key = lookupKey(options);
   return new Promise((resolve) => {
-    service.queue.push({ key, start, ready, resolve });
+    service.queue.push({ key, start, ready, resolve, options });
     pump(service);
   });
+}
+
+/**
+ * Sends the request of a lookup that waits for its turn ahead of it, while
+ * the engine loads and the service's protocol is not known: over HTTP/2 or
+ * HTTP/3 the page then asks for every verdict at once, as a plain fetch
+ * would, instead of learning the protocol from the first answers, a round
+ * trip later. Over HTTP/1.1 the browser holds such a request in its own
+ * queue, and its lookup's timeout still counts from the lookup's turn (the
+ * Rust counts it from when it takes the request). So that no more than
+ * MULTIPLEXED_BUDGET requests are in flight, the lookups running included;
+ * never for the page's own origin, whose protocol is known. The request
+ * keeps its place in the browser's queue behind those of the lookups that
+ * began before it (a microtask, as their starts). A lookup whose badge
+ * leaves the view before its turn (`ready` false) gives its request up, as
+ * if never sent: its answer would be old when the badge comes back.
+ */
+function sendAhead(service, job, ready) {
+  if (!ready) {
+    job.sent?.then((url) => url && dropEarly(url));
+    if (job.sent) service.ahead++;
+    job.sent = undefined;
+  } else if (!loaded && !service.protocol && !job.sent && service.ahead) {
+    service.ahead--;
+    job.sent = Promise.resolve().then(() => requestWhileLoading(job.options, true));
+  }
 }
 
 /** Starts every waiting lookup that may start, in the order they came. */
 function pump(service) {
   for (const job of [...service.queue]) {
     const shared = service.running.has(job.key);
-    if (!job.ready() || (!shared && service.active >= service.budget)) continue;
+    const ready = job.ready();
+    if (!ready || (!shared && service.active >= service.budget)) {
+      sendAhead(service, job, ready);
+      continue;
+    }
     service.queue.splice(service.queue.indexOf(job), 1);
     if (!shared) service.active++;
     service.running.set(job.key, (service.running.get(job.key) ?? 0) + 1);

@@ -29,8 +29,8 @@ pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
 #[wasm_bindgen(module = "/js/early.js")]
 extern "C" {
     /// The request started early for exactly `url`, taken: `[response
-    /// promise, AbortController, when it was asked (Date.now())]`, or
-    /// undefined.
+    /// promise, AbortController, when its lookup was asked (Date.now();
+    /// undefined for one sent ahead of its turn)]`, or undefined.
     #[wasm_bindgen(js_name = takeEarly)]
     fn take_early(url: &str) -> JsValue;
 }
@@ -120,9 +120,13 @@ async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) 
         },
     };
     // The timeout counts from when the badge asked: a request started early
-    // has used some of it, or all (a timeout, whatever has arrived).
+    // has used some of it, or all (a timeout, whatever has arrived); one
+    // sent ahead of its lookup's turn, from now.
     let used = early.as_ref().map_or(0.0, |early| {
-        js_sys::Date::now() - early.get(2).as_f64().unwrap_or_default()
+        early
+            .get(2)
+            .as_f64()
+            .map_or(0.0, |asked| js_sys::Date::now() - asked)
     });
     if used >= f64::from(timeout_ms) {
         controller.abort();

@@ -3,10 +3,14 @@
 // behind a loopback HTTP/2 front (tests/support/front.mjs) whose every answer
 // takes 300 ms. With Timing-Allow-Origin (the reference service sends it),
 // the page sees the first answers came over h2 and raises the budget from 6
-// to 100 (the streams RFC 9113 asks servers to allow at least). Without it
-// the protocol cannot be seen, and the budget holds: never more than 6. The
-// tab's next pages start from the protocol its last page saw, HTTP/2 or,
-// once the service moved to it, HTTP/1.1.
+// to 100 (the streams RFC 9113 asks servers to allow at least). Before any
+// answer, while the wasm loads, the page sends the requests of the lookups
+// still waiting for their turn ahead of them (100 in flight at most): over
+// HTTP/2 every verdict is asked for at once; over HTTP/1.1, where the
+// browser queues them, each lookup's timeout still counts from its turn, so
+// a slow, healthy service leaves no badge unknown. The tab's next pages start
+// from the protocol its last page saw, HTTP/2 or, once the service moved to
+// it, HTTP/1.1, where nothing is sent ahead.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startDemo, ENDPOINTS } from "../../scripts/demo.mjs";
@@ -43,7 +47,7 @@ function countPending() {
 
 before(async () => {
   // The demo serves the package too (www/pkg), as a service may: through the front, over its protocol.
-  [demo, site, ...fresh] = await Promise.all([startDemo(), startOrigin(), startOrigin(), startOrigin()]);
+  [demo, site, ...fresh] = await Promise.all([startDemo(), startOrigin(), startOrigin(), startOrigin(), startOrigin()]);
   for (const origin of [site, ...fresh]) {
     origin.folders.set("/pkg/", PACKAGE);
     origin.init = [[countPending]];
@@ -96,19 +100,37 @@ for (const engine of ENGINES) describe(engine, () => {
   }
 
   // First: a tab that has seen no answer of the service (Firefox and WebKit show every page of a file in one window).
-  test("unseen, the budget holds at 6; answers seen to come over HTTP/2 raise it to 100", async (t) => {
+  test("unseen, the requests of waiting lookups go out ahead of them; answers seen to come over HTTP/2 raise the budget to 100", async (t) => {
     front.timingAllowed = false;
     const unseen = await load("/unseen.html");
     assert.deepEqual(unseen.reasons, ["not_listed"], "every badge got the service's answer");
     assert.deepEqual(unseen.protocols, [""], "without Timing-Allow-Origin the page cannot see the protocol");
-    const held = front.inFlight.most;
-    assert.ok(held <= 6, `${held} requests in flight at most`);
+    const ahead = front.inFlight.most;
+    assert.ok(unseen.beforeAnswer > 6 && ahead > 6 && ahead <= 100, `${unseen.beforeAnswer} asked for before the first answer, ${ahead} in flight at most`);
     front.timingAllowed = true;
     const seen = await load("/seen.html");
     assert.deepEqual(seen.reasons, ["not_listed"]);
     assert.deepEqual(seen.protocols, ["h2"]);
     assert.ok(front.inFlight.most > 6 && front.inFlight.most <= 100, `${front.inFlight.most} requests in flight at most`);
-    t.diagnostic(`${engine}: at most ${front.inFlight.most} in flight over h2 with the protocol seen, ${held} without`);
+    t.diagnostic(`${engine}: at most ${front.inFlight.most} in flight over h2 with the protocol seen, ${ahead} without`);
+  });
+
+  test("over HTTP/1.1, unseen, requests sent ahead wait in the browser's queue and no badge times out", async (t) => {
+    const port = Number(new URL(front.url).port);
+    await front.stop();
+    front = await startFront(demo.url, { protocol: "http/1.1", port, delayMs: 300, timingAllowed: false });
+    try {
+      // A tab of an origin no page of this browser has been on: no protocol remembered.
+      const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+      const queued = await visit(tab, "/queued.html", { origin: fresh[2] }).finally(() => tab.close());
+      assert.deepEqual(queued.reasons, ["not_listed"], "every badge got the service's answer: none timed out in the browser's queue");
+      assert.ok(queued.beforeAnswer > 6, `${queued.beforeAnswer} asked for before the first answer`);
+      assert.ok(front.inFlight.most <= 6, `${front.inFlight.most} in flight at most over HTTP/1.1`);
+      t.diagnostic(`${engine}: ${queued.beforeAnswer} asked for before the first answer over HTTP/1.1, at most ${front.inFlight.most} in flight`);
+    } finally {
+      await front.stop();
+      front = await startFront(demo.url, { port, delayMs: 300 });
+    }
   });
 
   test("a tab's next pages start from the protocol its last page saw: HTTP/2, then HTTP/1.1 once the service moves to it", async (t) => {
@@ -149,7 +171,7 @@ for (const engine of ENGINES) describe(engine, () => {
     try {
       const local = await visit(tab, "/local.html", { origin: own });
       assert.deepEqual([local.reasons, local.protocols], [["not_listed"], ["h2"]]);
-      assert.ok(local.beforeAnswer <= 6, `the package from the page's origin: ${local.beforeAnswer} asked for before the first answer`);
+      assert.ok(local.beforeAnswer > 6 && local.beforeAnswer <= 100, `the package from the page's origin: ${local.beforeAnswer} asked for before the first answer (sent ahead)`);
       const remote = await visit(tab, "/remote.html", { origin: served, pkg: `${front.url}/pkg/` });
       assert.deepEqual([remote.reasons, remote.protocols], [["not_listed"], ["h2"]]);
       assert.ok(remote.beforeAnswer > 6 && remote.beforeAnswer <= 100, `the package from the service: ${remote.beforeAnswer} asked for before the first answer`);
