@@ -30,8 +30,10 @@ function scriptUrl() {
   return found || document.querySelector("script[src*='embed']")?.src || document.baseURI;
 }
 
-/** This script's URL, where the files next to it are found (the bundle's import.meta.url). */
-const x402ScriptUrl = scriptUrl();
+/** This script's URL, where the files next to it are found: the bundle's
+ * import.meta.url (scripts/package-js.mjs), kept where the package's code
+ * reads it later, when the script that is running is no longer this one. */
+const x402ScriptUrl = (globalThis[Symbol.for("x402-verdict.script")] = scriptUrl());
 // The wasm is fetched and compiled from the first line, beside everything else.
 let ready = false;
 init(new URL("x402_verdict_embed_bg.wasm", x402ScriptUrl)).then(() => {

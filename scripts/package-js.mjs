@@ -21,7 +21,8 @@
 //   by rolldown into one classic script that also runs as a module
 //   (import.meta.url becomes the script's own URL), the JavaScript build,
 //   explain.js and the challenge reader (x402_verdict_challenge.js and its
-//   wasm, which build.sh put here) left outside;
+//   wasm, which build.sh put here) left outside, and loaded by their
+//   absolute URL;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
@@ -84,8 +85,17 @@ rmSync(join(dir, "snippets"), { recursive: true, force: true });
 // files above (minified once, as a whole) and one copy of the core's words.
 const sources = join(dir, ".embed");
 mkdirSync(sources, { recursive: true });
+// A classic script from another origin (a CDN) without a crossorigin
+// attribute resolves import() against about:blank: in embed.js, the files it
+// loads on demand are named by their absolute URL, next to embed.js.
+const absolute = (code) => [JS_BUILD, "explain.js"].reduce((text, name) => {
+  const relative = `import("./${name}")`;
+  if (!text.includes(relative)) throw new Error(`package-js: expected ${relative} in index.js`);
+  return text.replaceAll(relative, `import(new URL("./${name}", import.meta.url).href)`);
+}, code);
 for (const name of ["embed.js", "index.js", "badge.js", "early.js"]) {
-  writeFileSync(join(sources, name), compactCss(readFileSync(join(JS, name), "utf8")));
+  const code = compactCss(readFileSync(join(JS, name), "utf8"));
+  writeFileSync(join(sources, name), name === "index.js" ? absolute(code) : code);
 }
 writeFileSync(join(sources, "words.js"), wordsModule);
 // The script tag's own glue (its wasm has renderBadge alone), where index.js imports the module entry's.
@@ -94,7 +104,8 @@ const bundle = await rolldown({
   input: join(sources, "embed.js"),
   // Loaded on demand, from next to embed.js: the JavaScript build, why the wasm did not load, and the challenge reader's glue.
   external: [new RegExp(JS_BUILD.replace(".", "\\.")), /explain\.js/, /x402_verdict_challenge\.js/],
-  transform: { define: { "import.meta.url": "x402ScriptUrl" } },
+  // embed.js keeps its own URL there, as it starts.
+  transform: { define: { "import.meta.url": 'globalThis[Symbol.for("x402-verdict.script")]' } },
   // The script tag's glue has no lookupVerdict, which index.js reads from it as undefined: nothing on a
   // page of badges by script tag can call it.
   onLog(level, log, handler) {

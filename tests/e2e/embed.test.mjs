@@ -400,6 +400,18 @@ describe("Content-Security-Policy recipes, copied from docs/embedding.md", () =>
       }
     });
   }
+
+  test("the CDN recipe without 'wasm-unsafe-eval', embed.js by a plain script tag: the JavaScript build renders from the CDN, and the warning says what to add", async () => {
+    const policy = [...readFileSync(`${ROOT}docs/embedding.md`, "utf8").matchAll(/<!-- csp: cdn -->\s*```\n([^\n]+)\n```/g)][0][1];
+    const csp = policy.replace(" 'wasm-unsafe-eval'", "").replaceAll("https://verify.example", demo.url).replaceAll("https://cdn.example", cdn.url);
+    const { tab, seen } = await open(page(`${marked("verified")}<script src="${cdn.url}/pkg/embed.js"></script>`), { csp, probe: `${cdn.url}/__probe.js` });
+    const [badge] = await settled(tab, 1, "csp-cdn-no-wasm");
+    const { warnings } = await seen();
+    await tab.close();
+    assert.equal(badge.state, "human-backed");
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0], /add 'wasm-unsafe-eval' to script-src.*JavaScript build of the same code/);
+  });
 });
 
 describe("dynamic pages", () => {
