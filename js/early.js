@@ -19,16 +19,14 @@ const early = new Map();
  * The Rust that takes it counts the lookup's timeout from `began`, when the
  * lookup began: for a request sent ahead of its lookup's turn (`began`
  * undefined), from when the lookup begins (a later call for the same URL
- * records it), or from when the Rust takes it. With `send` false it only
- * records when the lookup of a waiting request began.
+ * records it), or from when the Rust takes it.
  */
-export function requestEarly(url, init, began, send = true) {
+export function requestEarly(url, init, began) {
   const waiting = early.get(url);
   if (waiting) {
     waiting[2] ??= began;
     return;
   }
-  if (!send) return;
   const controller = new AbortController();
   const response = fetch(url, { ...init, signal: controller.signal });
   // Seen by whoever takes it; a request nobody takes rejects unheard.
