@@ -329,8 +329,9 @@ function withinBudget(options, start, ready = () => true) {
  */
 function sendAhead(service, job, ready) {
   if (!ready) {
-    job.sent?.then((url) => url && dropEarly(url));
-    if (job.sent) service.ahead++;
+    if (!job.sent) return;
+    service.ahead++;
+    job.sent.then((url) => url && dropEarly(url));
     job.sent = undefined;
   } else if (!loaded && !service.protocol && !job.sent && service.ahead) {
     service.ahead--;
