@@ -19,10 +19,10 @@
 //   everything it imports (index.js, badge.js, early.js, the core's words
 //   once, and the script tag's glue in place of the module entry's) bundled
 //   by rolldown into one classic script that also runs as a module
-//   (import.meta.url becomes the script's own URL), the JavaScript build,
-//   explain.js and the challenge reader (x402_verdict_challenge.js and its
-//   wasm, which build.sh put here) left outside, and loaded by their
-//   absolute URL;
+//   (import.meta.url becomes the script's own URL); the JavaScript build
+//   and explain.js stay outside it, loaded by their absolute URL next to
+//   embed.js, and the challenge reader (x402_verdict_challenge.js and its
+//   wasm, which build.sh put here) is left out;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
 // - package.json: index.js is the entry; every file is listed; index.js and
 //   embed.js have side effects (they define custom elements and render).
@@ -102,8 +102,8 @@ writeFileSync(join(sources, "words.js"), wordsModule);
 writeFileSync(join(sources, "x402_verdict_badge.js"), withOwnImports(readFileSync(embedGlue, "utf8")));
 const bundle = await rolldown({
   input: join(sources, "embed.js"),
-  // Loaded on demand, from next to embed.js: the JavaScript build, why the wasm did not load, and the challenge reader's glue.
-  external: [new RegExp(JS_BUILD.replace(".", "\\.")), /explain\.js/, /x402_verdict_challenge\.js/],
+  // index.js's challenge reader (its glue next to embed.js), which embed.js never calls.
+  external: [/x402_verdict_challenge\.js/],
   // embed.js keeps its own URL there, as it starts.
   transform: { define: { "import.meta.url": 'globalThis[Symbol.for("x402-verdict.script")]' } },
   // The script tag's glue has no lookupVerdict, which index.js reads from it as undefined: nothing on a
