@@ -7,6 +7,7 @@
 //
 //   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000] [--count]
 //                         [--match exact|path|prefix] [--baseline OTHER_BINARY]
+//                         [--clients 200] [--calls 20] [--delay-ms 300]
 //
 // --count runs the service with a --data folder, so that every verdict answer
 // is also counted (the published metrics): compare with a run without it.
@@ -16,9 +17,17 @@
 // commit's, given exact attestations and asked their exact URLs, as today),
 // and prints this build's req/s as a ratio of that one's.
 //
+// Then `mcp --listen` beside `serve`: --clients clients (200) each make --calls
+// calls (20) one after the other, every call for another endpoint; MCP's
+// tools/call goes to the service through a proxy that adds --delay-ms (300)
+// to each answer, `serve` is asked its verdicts directly. For each: calls/s,
+// p50 and p99, errors, and the server's resident memory before, at its peak
+// (sampled every 20 ms) and after.
+//
 // wrk (Debian's package) is installed by scripts/setup.sh; the service is
 // the release build, and the load generator runs on the same machine.
 import { spawn, execFileSync } from "node:child_process";
+import http from "node:http";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -39,6 +48,9 @@ const sizes = option("sizes", "3,1000,128000").split(",").map(Number);
 const count = process.argv.includes("--count");
 const match = option("match", "exact");
 const baseline = option("baseline", null);
+const clients = Number(option("clients", "200"));
+const calls = Number(option("calls", "20"));
+const delayMs = Number(option("delay-ms", "300"));
 const ASKED = { exact: "", path: "?city=Paris&units=metric", prefix: "/items/7" }[match];
 if (ASKED === undefined) throw new Error(`--match ${match}: expected exact, path or prefix`);
 
@@ -65,6 +77,16 @@ function query(i, asked) {
 
 const rssKib = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
 const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+/** Starts `bin` with `args` and waits for its `listening on URL` line. */
+async function listening(bin, args, env = {}) {
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: "error", ...env } });
+  const url = await new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).once("line", (line) => ok(line.replace(/^listening on /, "")));
+    child.once("exit", (code) => fail(new Error(`${args[0]} exited with ${code}`)));
+  });
+  return { child, url };
+}
 
 async function start(bin, registryPath, keys) {
   const started = process.hrtime.bigint();
@@ -141,7 +163,105 @@ for (const size of sizes) {
     console.log(`${String(size).padStart(8)} req/s this / baseline: listed ${ratio("listed")}, unlisted ${ratio("unlisted")}; load average ${load()}`);
   }
 }
+for (const [build, bin] of builds) failed = (await clientsAgainstServers(build, bin)) || failed;
 if (failed) {
   console.error("load: some requests failed or got the wrong status");
   process.exit(1);
+}
+
+/** A proxy on loopback that answers each request `delayMs` later, with the service's answer. */
+async function delayingProxy(target) {
+  const server = http.createServer(async (req, res) => {
+    await new Promise((done) => setTimeout(done, delayMs));
+    const answer = await fetch(`${target}${req.url}`, { headers: { accept: req.headers.accept ?? "*/*" } });
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+/** `clients` clients making `calls` requests each, one after the other: calls/s, p50, p99, errors, RSS. */
+async function clientLoad(pid, request) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const before = rssKib(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKib(pid))), 20);
+  const latencies = [];
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let k = 0; k < calls; k++) {
+        const t = performance.now();
+        const ok = await request(agent, c * calls + k).catch(() => false);
+        latencies.push(performance.now() - t);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  clearInterval(sampler);
+  agent.destroy();
+  await new Promise((done) => setTimeout(done, 500));
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { rate: latencies.length / (elapsed / 1000), p50: pct(50), p99: pct(99), errors, before, peak, after: rssKib(pid) };
+}
+
+/** One HTTP request through `agent`: its status and body text. */
+function send(agent, url, { method = "GET", headers = {}, body } = {}) {
+  return new Promise((ok, fail) => {
+    const req = http.request(url, { agent, method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => ok({ status: res.statusCode, text }));
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+/** `mcp --listen` (its service `delayMs` away) beside `serve`, under `clients` × `calls`. */
+async function clientsAgainstServers(build, bin) {
+  const size = clients * calls;
+  const registryPath = join(WORK, `registry-clients-${size}.json`);
+  writeFileSync(registryPath, JSON.stringify(registry(size, null)));
+  const publicKey = JSON.parse(readFileSync(keys, "utf8")).current.publicKey;
+  const service = await start(bin, registryPath, keys);
+  const proxy = await delayingProxy(service.url);
+  const mcp = await listening(bin, ["mcp", "--listen", "127.0.0.1:0"], {
+    VERIFICATION_BASE_URL: proxy.url,
+    VERIFICATION_PUBLIC_KEY: publicKey,
+  });
+  const endpoint = (i) => ({ chain: "base", payTo: payTo(i + 1), resourceUrl: `${RESOURCE}/${i}` });
+  const toolCall = (agent, i) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "endpoint_status", arguments: endpoint(i) } });
+    return send(agent, mcp.url, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+    }).then((r) => r.status === 200 && JSON.parse(r.text).result?.structuredContent?.state === "human-backed");
+  };
+  const verdict = (agent, i) => send(agent, `${service.url}${query(i, "")}`).then((r) => r.status === 200);
+  console.log(`\n${build} build: ${clients} clients x ${calls} calls each, each call for another endpoint; load average ${load()}`);
+  console.log(`${"server".padEnd(34)}${"calls/s".padStart(9)}${"p50".padStart(11)}${"p99".padStart(11)}${"errors".padStart(8)}   memory before -> peak -> after`);
+  let failed = false;
+  for (const [name, pid, call] of [
+    [`mcp --listen (service ${delayMs} ms away)`, mcp.child.pid, toolCall],
+    ["serve (verdicts, direct)", service.child.pid, verdict],
+  ]) {
+    const r = await clientLoad(pid, call);
+    failed ||= r.errors > 0;
+    console.log(
+      `${name.padEnd(34)}${r.rate.toFixed(0).padStart(9)}${`${r.p50.toFixed(1)} ms`.padStart(11)}${`${r.p99.toFixed(1)} ms`.padStart(11)}${String(r.errors).padStart(8)}   ${mib(r.before)} -> ${mib(r.peak)} -> ${mib(r.after)}`,
+    );
+  }
+  for (const child of [mcp.child, service.child]) {
+    child.kill("SIGINT");
+    await new Promise((done) => child.once("exit", done));
+  }
+  proxy.server.close();
+  return failed;
 }

@@ -425,6 +425,11 @@ async fn reads_saved_challenges_without_asking_anyone() {
             "neither an x402 challenge (no x402Version) nor an MCP tool result",
         ),
         ("many.json", many, "accepts lists 33 options, more than 32"),
+        (
+            "v2-body.json",
+            json!({}),
+            "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header: run `x402-verdict check URL`, which reads that header, or pass its value with --header",
+        ),
     ] {
         let path = save(name, &value);
         let (code, _, err) = check(&["--from-file", &path]).await;

@@ -1,6 +1,8 @@
 //! The service under slow, idle and numerous connections on loopback: each
 //! slow or idle one is closed after the configured header timeout while
-//! other clients are served, and the connection cap holds.
+//! other clients are served, and at the cap, while every connection is
+//! being answered, a new one waits (tests/hostile_clients.rs has the cap
+//! closing incomplete ones).
 
 mod support;
 
@@ -104,25 +106,54 @@ async fn slow_and_idle_connections_are_closed_while_others_are_served() {
 }
 
 #[tokio::test]
-async fn the_connection_cap_holds() {
-    let (_dir, service) = small_service(&["--max-connections", "3"]).await;
-    let mut held = Vec::new();
-    for _ in 0..3 {
-        held.push(connect(&service).await);
-    }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let url = format!("{}/v0/verification-keys", service.url);
-    let fourth = tokio::spawn(reqwest::get(url));
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    assert!(
-        !fourth.is_finished(),
-        "a fourth connection was served while three were open"
+async fn at_the_cap_new_connections_wait_while_every_one_is_answered() {
+    // A verification service that accepts and never answers: each lookup
+    // runs until its 2 s timeout, so its connection is being answered.
+    let stalled = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", stalled.local_addr().unwrap());
+    let server = Service::start_mcp(
+        &["--max-connections", "3"],
+        &[
+            ("VERIFICATION_BASE_URL", &base),
+            ("VERIFICATION_TIMEOUT_MS", "2000"),
+        ],
+    )
+    .await;
+    let call = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "endpoint_status", "arguments": {
+            "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": format!("{R}good") } },
+    })
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{call}",
+        call.len()
     );
-    held.pop();
-    let answer = tokio::time::timeout(Duration::from_secs(3), fourth)
+    let started = Instant::now();
+    let mut calls = Vec::new();
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(server.addr()).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        calls.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let health = reqwest::get(format!("{}/healthz", server.url));
+    let answer = tokio::time::timeout(Duration::from_secs(6), health)
         .await
-        .expect("served once a connection closes")
-        .unwrap()
+        .expect("served once a call ends")
         .unwrap();
     assert_eq!(answer.status(), 200);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1800),
+        "a fourth connection was served after {waited:?}, while three were being answered"
+    );
+    for mut stream in calls {
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains(r#""state":"unknown""#), "{answer}");
+    }
 }

@@ -64,12 +64,17 @@ struct Setup {
 
 impl Setup {
     async fn new(registry: &Value) -> Setup {
+        Setup::new_in(scratch("metrics"), registry).await
+    }
+
+    /// The files in `dir`.
+    async fn new_in(dir: PathBuf, registry: &Value) -> Setup {
         let ServiceFiles {
             dir,
             keys,
             registry: path,
             ..
-        } = ServiceFiles::new("metrics", &registry.to_string()).await;
+        } = ServiceFiles::new_in(dir, &registry.to_string()).await;
         let operator = dir.join("operator.json");
         std::fs::write(
             &operator,
@@ -306,7 +311,16 @@ async fn a_corrupt_or_unusable_data_folder_or_operator_file_refuses_start() {
 
 #[tokio::test]
 async fn an_unwritable_data_folder_refuses_start_even_within_the_same_second() {
-    let setup = Setup::new(&history()).await;
+    // Another user runs the command on these files: they are where it can reach them.
+    let reachable = ReachableFolder::new("metrics");
+    let setup = Setup::new_in(reachable.0.clone(), &history()).await;
+    for readable in [&setup.registry, &setup.operator] {
+        std::fs::set_permissions(
+            readable,
+            std::os::unix::fs::PermissionsExt::from_mode(0o644),
+        )
+        .unwrap();
+    }
     let now = "2026-09-10T12:00:00Z";
     setup.start(now).await.stop_with("TERM").await;
     // The folder made unwritable (the database file itself still is), then a

@@ -281,6 +281,10 @@ impl Endpoints {
     }
 }
 
+/// What a page is told after [`ChallengeRule::EmptyObject`]: where the
+/// header it needs is hidden from it.
+const IN_A_PAGE: &str = ", which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED";
+
 impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
     fn from(read: Result<Option<Challenge>, ChallengeError>) -> Self {
         let (endpoints, reason) = match read {
@@ -289,7 +293,13 @@ impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
                 Vec::new(),
                 Some("the tool result is not an error: it asks for no payment".into()),
             ),
-            Err(error) => (Vec::new(), Some(words(&error))),
+            Err(error) => {
+                let mut reason = words(&error);
+                if error.rule == ChallengeRule::EmptyObject {
+                    reason.push_str(IN_A_PAGE);
+                }
+                (Vec::new(), Some(reason))
+            }
         };
         Endpoints { endpoints, reason }
     }
@@ -464,7 +474,7 @@ impl uDisplay for ChallengeRule {
             ChallengeRule::NotJson(e) => return ufmt::uwrite!(f, "not strict JSON: {}", e),
             ChallengeRule::NotAnObject => "the challenge is not a JSON object",
             ChallengeRule::EmptyObject => {
-                "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header, which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED"
+                "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header"
             }
             ChallengeRule::Member { member, rule } => {
                 return ufmt::uwrite!(f, "{} {}", member, rule);

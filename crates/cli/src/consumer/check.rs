@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use reqwest::header::{ACCEPT, LOCATION};
 use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::{ChallengeError, MAX_CHALLENGE_BYTES};
+use x402_verdict_core::challenge::{ChallengeError, ChallengeRule, MAX_CHALLENGE_BYTES};
 use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::{BaseUrl, Challenge};
 
@@ -90,6 +90,15 @@ pub enum CheckError {
         path: PathBuf,
         /// The rule broken, and where.
         source: ParseError,
+    },
+    /// `--from-file`'s file is the `{}` body of an x402 v2 402 answer,
+    /// whose challenge is in its header.
+    #[error("{}: {source}: run `x402-verdict check URL`, which reads that header, or pass its value with --header", path.display())]
+    FileIsBodyOnly {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it ([`ChallengeRule::EmptyObject`]).
+        source: ChallengeError,
     },
     /// `--from-file`'s file holds no challenge that can be read.
     #[error("{}: {source}", path.display())]
@@ -347,11 +356,14 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
             path: path.clone(),
             source,
         })?;
-        let saved =
-            Challenge::from_saved(&value).map_err(|source| CheckError::FileNotAChallenge {
-                path: path.clone(),
-                source,
-            })?;
+        let saved = Challenge::from_saved(&value).map_err(|source| {
+            let path = path.clone();
+            if source.rule == ChallengeRule::EmptyObject {
+                CheckError::FileIsBodyOnly { path, source }
+            } else {
+                CheckError::FileNotAChallenge { path, source }
+            }
+        })?;
         return match saved {
             Some(challenge) => Ok(Read::Challenge(challenge, None)),
             None => Ok(Read::NoPayment(

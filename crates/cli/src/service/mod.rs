@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod connections;
+pub mod host;
 pub mod keyfile;
 pub mod keys;
 pub mod metrics;
@@ -44,6 +45,9 @@ pub const STATIC_CSP: &str =
 const VERDICT_CACHE: &str = "public, max-age=60, stale-while-revalidate=300";
 const NOT_FOUND_CACHE: &str = "public, max-age=10";
 const KEYS_CACHE: &str = "public, max-age=300";
+/// No route of the service reads a request body: one sent is never read,
+/// and its connection closes after the answer.
+const SERVE_MAX_BODY_BYTES: u64 = 0;
 
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
@@ -98,6 +102,9 @@ pub enum ServeError {
     /// The operator file or the counts database.
     #[error(transparent)]
     Metrics(#[from] metrics::PublisherError),
+    /// The connection options do not fit together.
+    #[error(transparent)]
+    Connections(#[from] connections::ConnectionArgsError),
     /// `--listen`'s address cannot be bound.
     #[error("--listen {addr}: {source}")]
     Listen {
@@ -151,6 +158,7 @@ struct Service {
 ///
 /// One line naming the file, entry and field, or the address, that is wrong.
 pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
+    let limits = args.connections.limits(SERVE_MAX_BODY_BYTES)?;
     let registry = Registry::load(&args.registry)?;
     let keys = KeyFile::load(&args.keys)?;
     let www = args.www.as_deref().map(StaticFiles::new).transpose()?;
@@ -166,10 +174,12 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         app = app.merge(paid.router());
     }
     // No answer, API or file, is read as another type than it says.
-    let app = app.layer(SetResponseHeaderLayer::overriding(
-        X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    ));
+    let app = app.layer(axum::middleware::from_fn(host::check)).layer(
+        SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+    );
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|source| ServeError::Listen {
@@ -179,7 +189,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let addr = listener.local_addr().map_err(ServeError::LocalAddr)?;
     println!("listening on http://{addr}");
     tracing::info!(%addr, attestations, "serving");
-    connections::serve(listener, app, args.connections.limits(), shutdown_signal()).await;
+    connections::serve(listener, app, limits, shutdown_signal()).await;
     if let Some(flusher) = flusher {
         flusher.abort();
     }

@@ -57,13 +57,79 @@ pub fn give_to_another_user(path: &Path) {
     }
 }
 
+/// A fresh folder that [`OTHER_UID`] can reach (mode 0755, under a
+/// temporary folder whose every parent it may traverse), removed when
+/// dropped: the clone itself may sit in a folder no other user can enter,
+/// such as root's home or one made by `mktemp -d`.
+pub struct ReachableFolder(pub PathBuf);
+
+impl ReachableFolder {
+    /// Makes one, named after `name`.
+    pub fn new(name: &str) -> ReachableFolder {
+        use std::os::unix::fs::PermissionsExt as _;
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let base = reachable_base();
+        let dir = base.join(format!(
+            "x402-verdict-{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        ReachableFolder(dir)
+    }
+}
+
+impl Drop for ReachableFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The first temporary folder that every user may traverse, down from `/`.
+fn reachable_base() -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let candidates = std::env::var_os("TMPDIR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["/tmp", "/var/tmp", "/dev/shm"].map(PathBuf::from));
+    let traversable = |dir: &Path| {
+        dir.ancestors().all(|d| {
+            std::fs::metadata(d).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 != 0)
+        })
+    };
+    candidates
+        .filter(|d| d.is_absolute())
+        .find(|d| traversable(d))
+        .expect(
+            "no temporary folder that another user can reach (TMPDIR, /tmp, /var/tmp, /dev/shm)",
+        )
+}
+
+/// The command, copied where [`OTHER_UID`] can run it (the build's own copy
+/// may be inside a folder it cannot enter).
+fn binary_for_another_user() -> &'static Path {
+    use std::os::unix::fs::PermissionsExt as _;
+    static COPY: std::sync::OnceLock<(ReachableFolder, PathBuf)> = std::sync::OnceLock::new();
+    let (_, path) = COPY.get_or_init(|| {
+        let folder = ReachableFolder::new("bin");
+        let path = folder.0.join("x402-verdict");
+        std::fs::copy(BIN, &path).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (folder, path)
+    });
+    path
+}
+
 /// [`run`], as [`OTHER_UID`] (with `setpriv`) when the tests run as root,
-/// so that file modes apply to it.
+/// so that file modes apply to it; the files it is given must be where it
+/// can reach them (see [`ReachableFolder`]).
 pub async fn run_as_another_user(args: &[&str]) -> (i32, String, String) {
     let mut command = if is_root() {
         let mut c = Command::new("setpriv");
         let id = OTHER_UID.to_string();
-        c.args(["--reuid", &id, "--regid", &id, "--clear-groups", "--", BIN]);
+        c.args(["--reuid", &id, "--regid", &id, "--clear-groups", "--"]);
+        c.arg(binary_for_another_user()).current_dir("/");
         c
     } else {
         Command::new(BIN)
@@ -148,7 +214,11 @@ pub struct ServiceFiles {
 impl ServiceFiles {
     /// Writes both files into a fresh folder named after `name`.
     pub async fn new(name: &str, registry: &str) -> ServiceFiles {
-        let dir = scratch(name);
+        ServiceFiles::new_in(scratch(name), registry).await
+    }
+
+    /// Writes both files into `dir`.
+    pub async fn new_in(dir: PathBuf, registry: &str) -> ServiceFiles {
         let keys = dir.join("keys.json");
         let public_key = keygen(&keys, false).await;
         let registry_file = dir.join("registry.json");
@@ -201,12 +271,36 @@ impl Service {
 
     /// [`Service::start`] with more `serve` arguments.
     pub async fn start_with(registry: &Path, keys: &Path, extra: &[&str]) -> Service {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command
             .args(["serve", "--listen", "127.0.0.1:0", "--registry"])
             .arg(registry)
             .arg("--keys")
             .arg(keys)
+            .args(extra);
+        Service::listening(command).await
+    }
+
+    /// Starts `mcp --listen` on a free loopback port with more arguments
+    /// and these `VERIFICATION_*` variables; its `url` is the server's
+    /// origin (`/mcp` and `/healthz` below it).
+    pub async fn start_mcp(extra: &[&str], env: &[(&str, &str)]) -> Service {
+        let mut command = Command::new(BIN);
+        command
+            .args(["mcp", "--listen", "127.0.0.1:0"])
             .args(extra)
+            .env_remove("VERIFICATION_BASE_URL")
+            .env_remove("VERIFICATION_PUBLIC_KEY")
+            .env("RUST_LOG", "error")
+            .envs(env.iter().copied());
+        let mut service = Service::listening(command).await;
+        service.url = service.url.trim_end_matches("/mcp").to_owned();
+        service
+    }
+
+    /// Spawns `command` and waits for its `listening on URL` line.
+    async fn listening(mut command: Command) -> Service {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -217,9 +311,14 @@ impl Service {
             .next_line()
             .await
             .unwrap()
-            .expect("the service printed its address");
+            .expect("the server printed its address");
         let url = line.strip_prefix("listening on ").unwrap().to_owned();
         Service { url, child }
+    }
+
+    /// The `host:port` it listens on.
+    pub fn addr(&self) -> &str {
+        self.url.trim_start_matches("http://")
     }
 
     /// Sends `signal` (`INT`, `TERM`, `KILL`) and waits for the process to end.

@@ -79,6 +79,53 @@ pub(super) fn error(id: Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
 }
 
+/// The `-32602` answer to a `tools/call` request whose `params` is not an
+/// object with the tool's name (a string) and, when given, its arguments (an
+/// object); `None` for any other message. rmcp would answer such a request
+/// `-32601` (it reads it as no known method): both transports answer this.
+pub(super) fn invalid_tool_call(message: &Value) -> Option<Value> {
+    let id = message.get("id")?;
+    let id = serde_json::from_value::<RequestId>(id.clone()).ok()?;
+    if message.get("method") != Some(&json!("tools/call")) {
+        return None;
+    }
+    let params = message.get("params").and_then(Value::as_object);
+    let valid = params.is_some_and(|p| {
+        p.get("name").is_some_and(Value::is_string)
+            && p.get("arguments").is_none_or(Value::is_object)
+    });
+    (!valid).then(|| {
+        error(
+            id.into_json_value(),
+            -32602,
+            "Invalid params: tools/call needs params with the tool's name (a string) and its arguments (an object)",
+        )
+    })
+}
+
+/// What an HTTP body gets answered with before rmcp reads it, as the same
+/// line would be on stdio.
+#[derive(Debug)]
+pub(super) enum Refusal {
+    /// Not JSON (`-32700`): no message to answer.
+    Unreadable(Value),
+    /// An error response to the request (see [`invalid_tool_call`]).
+    Answer(Value),
+}
+
+/// The answer stdio gives a line that is not UTF-8 JSON, or a `tools/call`
+/// whose parameters are not objects, for the same bytes as a POST body.
+pub(super) fn refusal_of(body: &[u8]) -> Option<Refusal> {
+    let parse_error = |what: &str| Refusal::Unreadable(error(Value::Null, -32700, what));
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Some(parse_error("Parse error: the body is not valid UTF-8"));
+    };
+    match serde_json::from_str::<Value>(text) {
+        Err(_) => Some(parse_error("Parse error: the body is not valid JSON")),
+        Ok(message) => invalid_tool_call(&message).map(Refusal::Answer),
+    }
+}
+
 /// How an id is compared between a request and its answer: its JSON text,
 /// once read as rmcp reads it (`1.0` is `1`; `1` and `"1"` differ).
 fn id_key(id: &RequestId) -> String {
@@ -165,19 +212,8 @@ fn classify_message(value: Value) -> Disposition {
             "Invalid Request: the id must be a string or an integer",
         ));
     }
-    if is_call && id.is_some() && message.get("method") == Some(&json!("tools/call")) {
-        let params = message.get("params").and_then(Value::as_object);
-        let valid = params.is_some_and(|p| {
-            p.get("name").is_some_and(Value::is_string)
-                && p.get("arguments").is_none_or(Value::is_object)
-        });
-        if !valid {
-            return Disposition::Answer(error(
-                reply_id,
-                -32602,
-                "Invalid params: tools/call needs params with the tool's name (a string) and its arguments (an object)",
-            ));
-        }
+    if let Some(answer) = invalid_tool_call(&value) {
+        return Disposition::Answer(answer);
     }
     match serde_json::from_value::<ClientJsonRpcMessage>(value) {
         Ok(ClientJsonRpcMessage::Request(request)) => Disposition::Request {

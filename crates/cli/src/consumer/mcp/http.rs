@@ -34,12 +34,13 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::Value;
 
-use super::framing::{self, MAX_LINE_BYTES};
+use super::framing::{self, Refusal, MAX_LINE_BYTES};
 use super::{VerdictServer, BATCH_REVISION};
-use crate::service::connections::{self, Limits};
+use crate::service::connections::{self, BodyError, Limits};
+use crate::service::host;
 
 /// The largest request body, as the longest line on stdio.
-const MAX_BODY_BYTES: usize = MAX_LINE_BYTES as usize;
+pub(super) const MAX_BODY_BYTES: u64 = MAX_LINE_BYTES;
 
 /// How many messages of one batch are served at once.
 const BATCH_CONCURRENCY: usize = 8;
@@ -77,7 +78,7 @@ fn router(server: VerdictServer, options: &HttpOptions) -> Router {
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .enforce_origin_validation()
-        .with_max_request_body_bytes(MAX_BODY_BYTES);
+        .with_max_request_body_bytes(MAX_BODY_BYTES as usize);
     let mcp = Mcp::new(
         move || Ok(server.clone()),
         Arc::new(NeverSessionManager::default()),
@@ -87,6 +88,8 @@ fn router(server: VerdictServer, options: &HttpOptions) -> Router {
         .route("/mcp", any(endpoint))
         .route("/healthz", get(|| async { "ok\n" }))
         .with_state(Arc::new(mcp))
+        .layer(axum::middleware::from_fn(host::check))
+        .layer(axum::middleware::from_fn(json_rpc_refusals))
 }
 
 /// Binds, prints `listening on http://ADDR/mcp`, and serves until
@@ -111,13 +114,24 @@ pub async fn serve(
     Ok(())
 }
 
-/// `/mcp`: a 2025-03-26 batch is split here; everything else is rmcp's. A
-/// POST refused in plain text is refused in JSON-RPC.
+/// `/mcp`: a 2025-03-26 batch is split here; everything else is rmcp's.
 async fn endpoint(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
     if request.method() != Method::POST {
         return mcp.handle(request).await.into_response();
     }
-    as_json_rpc(post(&mcp, request).await).await
+    post(&mcp, request).await
+}
+
+/// Middleware: a POST to `/mcp` refused in plain text (by rmcp, the body
+/// limits or the `Host` check) is refused in JSON-RPC.
+async fn json_rpc_refusals(request: Request, next: axum::middleware::Next) -> Response {
+    let post = request.method() == Method::POST && request.uri().path() == "/mcp";
+    let response = next.run(request).await;
+    if post {
+        as_json_rpc(response).await
+    } else {
+        response
+    }
 }
 
 /// rmcp refuses some requests with a plain-text body (an unsupported
@@ -141,13 +155,22 @@ async fn as_json_rpc(response: Response) -> Response {
 
 async fn post(mcp: &Mcp, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = to_bytes(body, MAX_BODY_BYTES).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("Payload Too Large: request body exceeds {MAX_BODY_BYTES} bytes"),
-        )
-            .into_response();
+    // The connection bounds the body (its cap, the request timeout).
+    let bytes = match to_bytes(body, usize::MAX).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let (status, message) = match BodyError::of(&e) {
+                Some(refusal) => (refusal.status(), refusal.to_string()),
+                None => (StatusCode::BAD_REQUEST, format!("Bad Request: {e}")),
+            };
+            return (status, message).into_response();
+        }
     };
+    if is_json(&parts.headers) {
+        if let Some(refusal) = framing::refusal_of(&bytes) {
+            return refusal_response(refusal);
+        }
+    }
     let is_array = body_is_array(&bytes);
     if let Some(messages) = is_array.then(|| batch_of(&parts.headers, &bytes)).flatten() {
         return batch(mcp, &parts, messages).await;
@@ -173,6 +196,22 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
             .into_response();
     }
     response
+}
+
+/// A message framing answers itself, as stdio does: a parse error (400), or
+/// an error response to a request (200).
+fn refusal_response(refusal: Refusal) -> Response {
+    let status = match refusal {
+        Refusal::Unreadable(_) => StatusCode::BAD_REQUEST,
+        Refusal::Answer(_) => StatusCode::OK,
+    };
+    let (Refusal::Unreadable(message) | Refusal::Answer(message)) = refusal;
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        message.to_string(),
+    )
+        .into_response()
 }
 
 fn body_is_array(body: &Bytes) -> bool {
@@ -205,6 +244,9 @@ fn batch_of(headers: &HeaderMap, body: &Bytes) -> Option<Vec<Value>> {
 async fn batch(mcp: &Mcp, parts: &axum::http::request::Parts, messages: Vec<Value>) -> Response {
     let answers: Vec<Result<Option<Value>, Response>> = stream::iter(messages)
         .map(|message| async move {
+            if let Some(answer) = framing::invalid_tool_call(&message) {
+                return Ok(Some(answer));
+            }
             let mut request = Request::new(Body::from(message.to_string()));
             *request.method_mut() = Method::POST;
             *request.uri_mut() = parts.uri.clone();

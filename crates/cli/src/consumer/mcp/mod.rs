@@ -27,7 +27,8 @@ use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVAL
 
 use super::lookup::{parse_timeout, TimeoutArgError};
 use super::verifier::{HttpClientError, Verifier};
-use crate::service::connections::ConnectionArgs;
+use crate::service::connections::{ConnectionArgs, ConnectionArgsError};
+use crate::service::host::{self, HostError};
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
 /// 2025-11-25 (negotiated by `initialize`) and 2026-07-28 (stateless: each
@@ -72,6 +73,12 @@ pub enum McpError {
     /// The HTTP client cannot start.
     #[error(transparent)]
     Client(#[from] HttpClientError),
+    /// The connection options do not fit together.
+    #[error(transparent)]
+    Connections(#[from] ConnectionArgsError),
+    /// An `--allow-host` value is no host with an optional port.
+    #[error("--allow-host {0}")]
+    AllowHost(#[source] HostError),
     /// `--listen`'s address cannot be bound.
     #[error("--listen {addr}: {source}")]
     Listen {
@@ -184,6 +191,10 @@ pub struct McpArgs {
 /// A malformed configuration (before anything is served), an address that
 /// cannot be bound, or a broken transport.
 pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
+    let limits = args.connections.limits(http::MAX_BODY_BYTES)?;
+    for allowed in &args.allow_hosts {
+        host::parse(allowed).map_err(McpError::AllowHost)?;
+    }
     let configured = config.base_url.is_some();
     let verifier = Verifier::new(
         config.base_url,
@@ -207,7 +218,7 @@ pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
         listen,
         allowed_hosts: args.allow_hosts,
         allowed_origins: args.allow_origins,
-        limits: args.connections.limits(),
+        limits,
     };
     http::serve(server, options, crate::service::shutdown_signal())
         .await
