@@ -172,6 +172,25 @@ async fn bodies_sent_a_byte_a_second_are_cut_while_others_are_served() {
         assert_eq!(status, 408, "answered {status} after {after:?}");
         assert!(after < Duration::from_secs(6), "cut after {after:?}");
     }
+    // The service reads no body: it answers each such request at once, and
+    // closes the connection rather than wait for the rest.
+    let (_dir, service) = serve().await;
+    let head =
+        "GET /v0/verification-keys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n";
+    let mut slow = trickle(
+        service.addr(),
+        100,
+        head.into(),
+        Duration::from_secs(1),
+        give_up,
+    )
+    .await;
+    served(&service, "/v0/verification-keys").await;
+    while let Some(done) = slow.join_next().await {
+        let (status, after) = done.unwrap();
+        assert_eq!(status, 200, "answered {status} after {after:?}");
+        assert!(after < Duration::from_secs(2), "closed after {after:?}");
+    }
     // A body sent slowly but whole, within the rate's grace, is read.
     let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }).to_string();
     let mut stream = TcpStream::connect(server.addr()).await.unwrap();
