@@ -90,12 +90,6 @@ impl Challenge {
             None => return Err(top("accepts", missing).into()),
             Some(_) => return Err(top("accepts", ValueRule::Member(MemberRule::NotAList)).into()),
         };
-        if accepts.is_empty() {
-            return Err(ChallengeRule::NoOptions.into());
-        }
-        if accepts.len() > MAX_OPTIONS {
-            return Err(ChallengeRule::TooManyOptions(accepts.len()).into());
-        }
         // v2 names the resource once for every option.
         let resource = match version {
             2 => {
@@ -109,17 +103,7 @@ impl Challenge {
             }
             _ => None,
         };
-        let mut options = Vec::with_capacity(accepts.len());
-        for (i, item) in accepts.iter().enumerate() {
-            let at = |member, rule| ChallengeRule::Member { member, rule };
-            if !matches!(item, Value::Object(_)) {
-                let not_an_object = ValueRule::Member(MemberRule::NotAnObject);
-                return Err(at(Member::Accepted(i), not_an_object).into());
-            }
-            let option = read_option(item, resource)
-                .map_err(|(name, rule)| at(Member::AcceptedMember(i, name), rule))?;
-            options.push(option);
-        }
+        let options = read_accepts(accepts, resource)?;
         Ok(Challenge { version, options })
     }
 
@@ -557,6 +541,32 @@ fn payment_required(value: &Value) -> Option<(bool, &Value)> {
 /// One accepted option (an object); `resource` is the v2 challenge's
 /// `resource.url`, `None` in v1 where each option names its own. An error
 /// names the option's member.
+/// Reads `accepts`: 1 to [`MAX_OPTIONS`] options, each for `resource` (v2)
+/// or for its own `resource` member (v1, `resource` `None`).
+pub(crate) fn read_accepts(
+    accepts: &[Value],
+    resource: Option<&str>,
+) -> Result<Vec<PaymentOption>, ChallengeRule> {
+    if accepts.is_empty() {
+        return Err(ChallengeRule::NoOptions);
+    }
+    if accepts.len() > MAX_OPTIONS {
+        return Err(ChallengeRule::TooManyOptions(accepts.len()));
+    }
+    let mut options = Vec::with_capacity(accepts.len());
+    for (i, item) in accepts.iter().enumerate() {
+        let at = |member, rule| ChallengeRule::Member { member, rule };
+        if !matches!(item, Value::Object(_)) {
+            let not_an_object = ValueRule::Member(MemberRule::NotAnObject);
+            return Err(at(Member::Accepted(i), not_an_object));
+        }
+        let option = read_option(item, resource)
+            .map_err(|(name, rule)| at(Member::AcceptedMember(i, name), rule))?;
+        options.push(option);
+    }
+    Ok(options)
+}
+
 fn read_option(
     item: &Value,
     resource: Option<&str>,
@@ -582,7 +592,7 @@ fn read_option(
 
 /// Member `name` of `object`: a string that could name part of an endpoint
 /// (non-empty, at most 512 bytes, no control or format character).
-fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, ValueRule> {
+pub(crate) fn text<'a>(object: &'a Value, name: &'static str) -> Result<&'a str, ValueRule> {
     let Value::Object(members) = object else {
         return Err(ValueRule::Member(MemberRule::Missing));
     };

@@ -114,6 +114,34 @@ impl Endpoint {
     }
 }
 
+/// The spelling under which every value consumers read as one endpoint
+/// meets (their matching rule, [`Endpoint::is`]): `chain` by its
+/// [canonical name](crate::network::canonical_chain) (`base` is
+/// `eip155:8453`), `payTo` in its [canonical spelling](canonical_address),
+/// `resourceUrl` [normalized](crate::resource::normalize). Two endpoints
+/// are one exactly when their keys are equal, so an index or a set of
+/// endpoints can be keyed by it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EndpointKey {
+    /// The chain's canonical name.
+    pub chain: String,
+    /// The address's canonical spelling.
+    pub pay_to: String,
+    /// The resource URL, normalized.
+    pub resource_url: String,
+}
+
+impl Endpoint {
+    /// The endpoint's [`EndpointKey`].
+    pub fn key(&self) -> EndpointKey {
+        EndpointKey {
+            chain: crate::network::canonical_chain(&self.chain).to_owned(),
+            pay_to: canonical_address(&self.pay_to).into_owned(),
+            resource_url: crate::resource::normalize(&self.resource_url).into_owned(),
+        }
+    }
+}
+
 /// Two `payTo` values are one address when equal, or when both are `0x` and
 /// 40 hex digits and equal ignoring ASCII case (EIP-55 checksums differ only
 /// in case).

@@ -15,7 +15,8 @@
 //!   spellings of one URL are one resource ([`resource`]), and no value
 //!   holds a character that is not shown as itself ([`hidden`]);
 //! - the x402 payment challenge an endpoint answers with, read from its
-//!   every form ([`challenge`]);
+//!   every form ([`challenge`]), and the endpoints of a facilitator's
+//!   discovery listing ([`discovery`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - the strict reader of the published metrics document ([`metrics`]);
@@ -43,6 +44,7 @@
 pub mod browser;
 pub mod cache;
 pub mod challenge;
+pub mod discovery;
 pub mod endpoint;
 pub mod evaluate;
 pub mod hidden;

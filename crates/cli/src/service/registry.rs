@@ -26,11 +26,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use axum::body::Bytes;
-use x402_verdict_core::endpoint::{canonical_address, check_field, EndpointError};
+use x402_verdict_core::endpoint::{check_field, EndpointError, EndpointKey};
 use x402_verdict_core::json::{Object, Value};
 use x402_verdict_core::member::{MemberError, MemberPath, MemberRule, Members, UnknownMember};
-use x402_verdict_core::network::canonical_chain;
-use x402_verdict_core::resource::{normalize, path_span};
+use x402_verdict_core::resource::path_span;
 use x402_verdict_core::verdict::{is_assurance_level, VerdictError};
 use x402_verdict_core::{Endpoint, Timestamp, VerdictDocument, WireOutcome, MAX_BODY_BYTES};
 
@@ -330,43 +329,24 @@ enum Entry {
     Published(usize),
 }
 
-/// The spelling under which every value consumers read as one endpoint
-/// meets (their matching rule, [`Endpoint::is`]): `chain` by its
-/// [canonical name](canonical_chain) (`base` is `eip155:8453`), `payTo` in
-/// its [canonical spelling](canonical_address), `resourceUrl`
-/// [normalized](normalize).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    chain: String,
-    pay_to: String,
-    resource_url: String,
-}
+/// Where the index finds an endpoint: its [`EndpointKey`].
+type Key = EndpointKey;
 
-impl Key {
-    fn of(endpoint: &Endpoint) -> Self {
-        Key {
-            chain: canonical_chain(endpoint.chain()).to_owned(),
-            pay_to: canonical_address(endpoint.pay_to()).into_owned(),
-            resource_url: normalize(endpoint.resource_url()).into_owned(),
-        }
+/// The key of an attestation under its coverage: a path or prefix one
+/// without its query, a prefix one without a trailing `/`.
+fn covered_key(endpoint: &Endpoint, coverage: Coverage) -> Result<Key, CoverageError> {
+    let mut key = endpoint.key();
+    if coverage == Coverage::Exact {
+        return Ok(key);
     }
-
-    /// The key of an attestation under its coverage: a path or prefix one
-    /// without its query, a prefix one without a trailing `/`.
-    fn covered(endpoint: &Endpoint, coverage: Coverage) -> Result<Self, CoverageError> {
-        let mut key = Key::of(endpoint);
-        if coverage == Coverage::Exact {
-            return Ok(key);
-        }
-        let (_, end) = path_span(&key.resource_url).ok_or(CoverageError::NotHttp(coverage))?;
-        if end < key.resource_url.len() {
-            return Err(CoverageError::HasQuery(coverage));
-        }
-        if coverage == Coverage::Prefix && key.resource_url.ends_with('/') {
-            key.resource_url.pop();
-        }
-        Ok(key)
+    let (_, end) = path_span(&key.resource_url).ok_or(CoverageError::NotHttp(coverage))?;
+    if end < key.resource_url.len() {
+        return Err(CoverageError::HasQuery(coverage));
     }
+    if coverage == Coverage::Prefix && key.resource_url.ends_with('/') {
+        key.resource_url.pop();
+    }
+    Ok(key)
 }
 
 /// What the registry holds for one endpoint.
@@ -422,7 +402,7 @@ impl Registry {
                 rule,
             };
             let attestation = check_entry(item).map_err(at)?;
-            let key = Key::covered(&attestation.endpoint, attestation.coverage)
+            let key = covered_key(&attestation.endpoint, attestation.coverage)
                 .map_err(|e| at(e.into()))?;
             let added = match attestation.coverage {
                 Coverage::Exact => add(&mut registry.index, key, Entry::Attested(i)),
@@ -441,7 +421,7 @@ impl Registry {
             let published = check_published(item).map_err(at)?;
             add(
                 &mut registry.index,
-                Key::of(&published.endpoint),
+                published.endpoint.key(),
                 Entry::Published(i),
             )
             .map_err(at)?;
@@ -455,7 +435,7 @@ impl Registry {
     /// path, else the attestation of the longest prefix covering its path
     /// (the normalized path, which has no `.` or `..` segment left).
     pub fn find(&self, endpoint: &Endpoint) -> Option<Found<'_>> {
-        let mut key = Key::of(endpoint);
+        let mut key = endpoint.key();
         if let Some(entry) = self.index.get(&key) {
             return Some(match *entry {
                 Entry::Attested(i) => Found::Attested(&self.attestations[i]),
