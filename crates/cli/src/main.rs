@@ -42,6 +42,8 @@ enum Command {
     Lookup(consumer::lookup::LookupArgs),
     /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
     Check(consumer::check::CheckArgs),
+    /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
+    Scan(consumer::scan::ScanArgs),
     /// Write a new signing key file, or rotate one.
     Keygen(service::keys::KeygenArgs),
     /// Sign a verdict offline (for publishing on a static host or CDN).
@@ -97,6 +99,11 @@ fn main() -> ExitCode {
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
             Command::Check(args) => consumer::check::check(args).await.map_err(|e| {
+                print_error(&e);
+                e.exit_code()
+            }),
+            // `scan` tells a listing that could not be read (exit 1) from bad input (exit 2).
+            Command::Scan(args) => consumer::scan::scan(args).await.map_err(|e| {
                 print_error(&e);
                 e.exit_code()
             }),

@@ -99,6 +99,17 @@ impl BaseUrl {
         self.0.clone() + "/v0/metrics"
     }
 
+    /// The URL of a facilitator's discovery listing page (x402's bazaar
+    /// extension): at most `limit` items after the first `offset`.
+    pub fn discovery_url(&self, limit: u64, offset: u64) -> String {
+        crate::writing::text!(
+            "{}/discovery/resources?limit={}&offset={}",
+            self.0,
+            limit,
+            offset
+        )
+    }
+
     /// The scheme, host and port: the origin a fetcher may follow redirects within.
     pub fn origin(&self) -> &str {
         // A checked base URL starts with `http://` or `https://`; the host

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use reqwest::redirect::Policy;
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
-    MAX_BODY_BYTES, MAX_REDIRECTS,
+    MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
 };
 
 /// The HTTP client cannot start (its TLS back end).
@@ -88,7 +88,11 @@ impl Verifier {
             keys: self.keys.clone(),
             strict: self.strict,
         };
-        let fetched = tokio::time::timeout(self.timeout, fetch_capped(&self.client, &url)).await;
+        let fetched = tokio::time::timeout(
+            self.timeout,
+            fetch_capped(&self.client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
+        )
+        .await;
         let now = Timestamp::from_system_time(SystemTime::now());
         match fetched {
             Err(_) => lookup.evaluate(Response::Failed(FetchFailure::Timeout), now),
@@ -102,10 +106,20 @@ impl Verifier {
             ),
         }
     }
+
+    /// GETs `url` as JSON with this verifier's client: the status and up
+    /// to `cap` bytes of body. The caller bounds the exchange in time.
+    ///
+    /// # Errors
+    ///
+    /// As [`fetch_capped`].
+    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchFailure> {
+        fetch_capped(&self.client, url, "application/json", cap).await
+    }
 }
 
-/// GETs `url` as JSON: the status and up to [`MAX_BODY_BYTES`] of body. The
-/// caller bounds the whole exchange with its timeout.
+/// GETs `url` accepting `accept`: the status and up to `cap` bytes of body.
+/// The caller bounds the whole exchange with its timeout.
 ///
 /// # Errors
 ///
@@ -113,13 +127,12 @@ impl Verifier {
 pub async fn fetch_capped(
     client: &reqwest::Client,
     url: &str,
+    accept: &str,
+    cap: usize,
 ) -> Result<(u16, Vec<u8>), FetchFailure> {
     let mut response = client
         .get(url)
-        .header(
-            reqwest::header::ACCEPT,
-            x402_verdict_core::VERDICT_MEDIA_TYPE,
-        )
+        .header(reqwest::header::ACCEPT, accept)
         .send()
         .await
         .map_err(|_| FetchFailure::Network)?;
@@ -130,15 +143,12 @@ pub async fn fetch_capped(
     if followable && response.headers().contains_key(reqwest::header::LOCATION) {
         return Err(FetchFailure::Redirected);
     }
-    if response
-        .content_length()
-        .is_some_and(|n| n > MAX_BODY_BYTES as u64)
-    {
+    if response.content_length().is_some_and(|n| n > cap as u64) {
         return Err(FetchFailure::TooLarge);
     }
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
-        if body.len() + chunk.len() > MAX_BODY_BYTES {
+        if body.len() + chunk.len() > cap {
             return Err(FetchFailure::TooLarge);
         }
         body.extend_from_slice(&chunk);

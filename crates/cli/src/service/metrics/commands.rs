@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use x402_verdict_core::metrics::{MetricsError, PublishedMetrics};
-use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS};
+use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 
 use crate::consumer::verifier::{fetch_capped, http_client, HttpClientError};
 
@@ -138,9 +138,12 @@ async fn snapshot(args: SnapshotArgs) -> Result<(), MetricsCommandError> {
     let url = args.base_url.metrics_url();
     let client = http_client()?;
     let timeout = Duration::from_millis(args.timeout_ms.into());
-    let fetched = tokio::time::timeout(timeout, fetch_capped(&client, &url))
-        .await
-        .unwrap_or(Err(FetchFailure::Timeout));
+    let fetched = tokio::time::timeout(
+        timeout,
+        fetch_capped(&client, &url, "application/json", MAX_BODY_BYTES),
+    )
+    .await
+    .unwrap_or(Err(FetchFailure::Timeout));
     let body = match fetched {
         Ok((200, body)) => body,
         Ok((status, _)) => return Err(MetricsCommandError::Status { url, status }),

@@ -1,0 +1,319 @@
+//! `x402-verdict scan`: every endpoint of a facilitator's discovery listing
+//! (`GET {URL}/discovery/resources`, paged by `limit` and `offset`), or of a
+//! saved page, looked up once each with bounded concurrency, one line (or
+//! one JSON object) per endpoint, in the listing's order.
+//!
+//! The listing is untrusted: pages are read within the core's bounds
+//! ([`MAX_PAGE_BYTES`], [`MAX_PAGE_ITEMS`]) and each within the timeout, at
+//! most `--max-items` items are read whatever `total` claims, and paging
+//! stops at an empty page, at `total`, or at a page that repeats the one
+//! before (a loop). An item that cannot be read is named on stderr and the
+//! others are scanned.
+
+use std::collections::HashSet;
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+use futures_util::stream::{self, StreamExt};
+use serde_json::Value;
+use x402_verdict_core::challenge::PaymentOption;
+use x402_verdict_core::discovery::{
+    DiscoveryItem, ItemError, Page, PageError, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
+};
+use x402_verdict_core::request::BaseUrlError;
+use x402_verdict_core::BaseUrl;
+
+use super::lookup::{parse_base_url, TrustArgs};
+use super::verifier::{HttpClientError, Verifier};
+use crate::shown::Shown;
+
+/// Options of `scan`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["facilitator", "from_file"])))]
+pub struct ScanArgs {
+    /// The facilitator whose listing to scan: `GET FACILITATOR_URL/discovery/resources`.
+    #[arg(value_name = "FACILITATOR_URL")]
+    pub facilitator: Option<String>,
+    /// Scan a saved listing page (or one item) instead.
+    #[arg(long, value_name = "FILE")]
+    pub from_file: Option<PathBuf>,
+    /// The verification service's base URL (absent: every endpoint is `unknown`, outcome `no_service`).
+    #[arg(long, value_parser = parse_base_url)]
+    pub base_url: Option<BaseUrl>,
+    /// The keys, strictness and timeout (which also bounds each listing page).
+    #[command(flatten)]
+    pub trust: TrustArgs,
+    /// The most listing items read, whatever the listing's total claims.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_items: u64,
+    /// The items asked for per page.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_PAGE_ITEMS as u64))]
+    pub page_size: u64,
+    /// The most lookups in flight at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Print one JSON object per endpoint instead of a line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Why `scan` stopped: the listing could not be read (exit 1), or bad input (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
+    /// The facilitator's URL is not one.
+    #[error("{url}: {}", .rule.as_str())]
+    FacilitatorUrl {
+        /// As given.
+        url: String,
+        /// What is wrong with it.
+        rule: BaseUrlError,
+    },
+    /// `--from-file`'s file cannot be read.
+    #[error("{}: {source}", path.display())]
+    FileUnreadable {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// `--from-file`'s file is no listing page.
+    #[error("{}: {source}", path.display())]
+    FileNotAPage {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: PageError,
+    },
+    /// Ctrl-C, after printing the endpoints looked up so far.
+    #[error("interrupted: {done} of {total} endpoints looked up")]
+    Interrupted {
+        /// Looked up and printed.
+        done: usize,
+        /// Read from the listing.
+        total: usize,
+    },
+    /// A page of the live listing could not be read.
+    #[error("could not read the listing: {url}: {why}")]
+    Listing {
+        /// The page's URL.
+        url: String,
+        /// What happened.
+        why: PageFailure,
+    },
+}
+
+impl ScanError {
+    /// The process's exit code for it: 1 when the listing could not be
+    /// read, 130 on Ctrl-C, 2 for bad input.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ScanError::Listing { .. } => 1,
+            ScanError::Interrupted { .. } => 130,
+            _ => 2,
+        }
+    }
+}
+
+/// Why one page of a live listing could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PageFailure {
+    /// No complete answer within the timeout.
+    #[error("no complete answer within {0} ms")]
+    Timeout(u32),
+    /// Refused, reset, or a redirect to another origin.
+    #[error("no answer (refused, reset, or a redirect to another origin)")]
+    Failed,
+    /// An answer that is not 200.
+    #[error("answered HTTP {0}")]
+    Status(u16),
+    /// A body over the page cap.
+    #[error("the page is larger than 4 MiB")]
+    TooLarge,
+    /// A body that is no page.
+    #[error(transparent)]
+    NotAPage(PageError),
+}
+
+/// Reads the listing, looks every endpoint up and prints one line (or JSON
+/// object) per endpoint; items that cannot be read are named on stderr.
+///
+/// # Errors
+///
+/// Bad input, or a listing that could not be read (after printing what
+/// was read of it).
+pub async fn scan(args: ScanArgs) -> Result<(), ScanError> {
+    let verifier = args.trust.verifier(args.base_url.clone())?;
+    let (items, failure) = match &args.from_file {
+        Some(path) => (read_file(path)?, None),
+        None => {
+            let text = args.facilitator.as_deref().unwrap_or_default();
+            let facilitator = BaseUrl::parse(text).map_err(|rule| ScanError::FacilitatorUrl {
+                url: text.to_owned(),
+                rule,
+            })?;
+            read_live(&verifier, &facilitator, &args).await
+        }
+    };
+    let found = endpoints(items);
+    let total = found.len();
+    let progress = std::io::stderr().is_terminal();
+    let mut lookups = stream::iter(found)
+        .map(|option| {
+            let verifier = &verifier;
+            async move {
+                let result = verifier.check(option.endpoint.clone()).await;
+                (option, result)
+            }
+        })
+        .buffered(args.concurrency as usize);
+    let mut done = 0;
+    let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let next = tokio::select! {
+            next = lookups.next() => next,
+            _ = &mut interrupted => return Err(ScanError::Interrupted { done, total }),
+        };
+        let Some((option, result)) = next else { break };
+        done += 1;
+        if progress {
+            eprint!("\r{done}/{total}");
+        }
+        if args.json {
+            let mut line = serde_json::to_value(&option).unwrap_or(Value::Null);
+            line["result"] = serde_json::to_value(&result).unwrap_or(Value::Null);
+            println!("{line}");
+        } else {
+            let e = &option.endpoint;
+            println!(
+                "network {}, payTo {}, resource {}: {}",
+                e.chain(),
+                e.pay_to(),
+                e.resource_url(),
+                result.text_line()
+            );
+        }
+    }
+    if progress {
+        eprint!("\r");
+    }
+    match failure {
+        Some(failure) => Err(failure),
+        None => Ok(()),
+    }
+}
+
+/// The endpoints of `items` in order, each once (by its key: `base` and
+/// `eip155:8453` are one chain); an item that could not be read is named
+/// on stderr.
+fn endpoints(items: Items) -> Vec<PaymentOption> {
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    for item in items {
+        match item {
+            Ok(item) => {
+                for option in item.options {
+                    if seen.insert(option.endpoint.key()) {
+                        found.push(option);
+                    }
+                }
+            }
+            Err((offset, error)) => {
+                eprintln!(
+                    "x402-verdict: skipped: page at offset {offset}: {}",
+                    Shown(&error.to_string())
+                );
+            }
+        }
+    }
+    found
+}
+
+/// The items read, in order, each with the offset of its page when it
+/// could not be read.
+type Items = Vec<Result<DiscoveryItem, (u64, ItemError)>>;
+
+fn read_file(path: &std::path::Path) -> Result<Items, ScanError> {
+    let bytes = std::fs::read(path).map_err(|source| ScanError::FileUnreadable {
+        path: path.to_owned(),
+        source,
+    })?;
+    let page = Page::from_json(&bytes).map_err(|source| ScanError::FileNotAPage {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(page
+        .items
+        .into_iter()
+        .map(|i| i.map_err(|e| (0, e)))
+        .collect())
+}
+
+/// Pages through the listing: what was read, and the failure that stopped
+/// it early, if one did.
+async fn read_live(
+    verifier: &Verifier,
+    facilitator: &BaseUrl,
+    args: &ScanArgs,
+) -> (Items, Option<ScanError>) {
+    let mut items: Items = Vec::new();
+    let mut previous: Option<Vec<Result<DiscoveryItem, ItemError>>> = None;
+    let mut offset = 0u64;
+    while offset < args.max_items {
+        let limit = args.page_size.min(args.max_items - offset);
+        let url = facilitator.discovery_url(limit, offset);
+        let page = match fetch_page(verifier, &url).await {
+            Ok(page) => page,
+            Err(why) => return (items, Some(ScanError::Listing { url, why })),
+        };
+        if page.items.is_empty() {
+            break;
+        }
+        if previous.as_ref() == Some(&page.items) {
+            eprintln!("x402-verdict: stopped: the listing answered offset {offset} with the items of the page before (a paging loop)");
+            break;
+        }
+        let read = page.items.len() as u64;
+        let room = (args.max_items - offset).min(read) as usize;
+        items.extend(
+            page.items[..room]
+                .iter()
+                .cloned()
+                .map(|i| i.map_err(|e| (offset, e))),
+        );
+        offset += read;
+        let total = page.pagination.map(|p| p.total);
+        if total.is_some_and(|total| offset >= total) {
+            break;
+        }
+        if offset >= args.max_items {
+            let claimed = total.map_or(String::new(), |t| format!(" of the {t} it claims"));
+            eprintln!(
+                "x402-verdict: stopped at --max-items {}{claimed}",
+                args.max_items
+            );
+            break;
+        }
+        previous = Some(page.items);
+    }
+    (items, None)
+}
+
+/// GETs one page within the timeout and the page cap, and reads it.
+async fn fetch_page(verifier: &Verifier, url: &str) -> Result<Page, PageFailure> {
+    let timeout = verifier.timeout;
+    let fetched = tokio::time::timeout(timeout, verifier.get_json(url, MAX_PAGE_BYTES)).await;
+    let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+    let (status, body) = match fetched {
+        Err(_) => return Err(PageFailure::Timeout(ms)),
+        Ok(Err(x402_verdict_core::FetchFailure::TooLarge)) => return Err(PageFailure::TooLarge),
+        Ok(Err(_)) => return Err(PageFailure::Failed),
+        Ok(Ok(answer)) => answer,
+    };
+    if status != 200 {
+        return Err(PageFailure::Status(status));
+    }
+    Page::from_json(&body).map_err(PageFailure::NotAPage)
+}
