@@ -1,8 +1,8 @@
 // Types of the package's entry (index.js).
 import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
-import type { PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
+import type { DiscoveryEndpoints, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
 
-export type { BadgeState, PaymentEndpoint, PaymentEndpoints, VerdictResult };
+export type { BadgeState, DiscoveryEndpoints, PaymentEndpoint, PaymentEndpoints, VerdictResult };
 
 /** Options of one badge: the lookup's, and its theme. */
 export interface BadgeOptions extends LookupOptions {
@@ -52,6 +52,15 @@ export function renderAll(root?: ParentNode, options?: { loading?: "eager" | "la
  * or to none and the reason. Never rejects.
  */
 export function endpointsFromPaymentRequired(input: string | object): Promise<PaymentEndpoints>;
+
+/**
+ * Reads a page of a facilitator's discovery listing (x402's bazaar
+ * extension, `GET /discovery/resources`: the object or its JSON text) or one
+ * of its items. Resolves to each resource's endpoints, in order (or none
+ * and the reason, for an item that cannot be read), with the page's
+ * pagination; or to no items and why the page cannot be read. Never rejects.
+ */
+export function endpointsFromDiscovery(input: string | object): Promise<DiscoveryEndpoints>;
 
 /** `<x402-verdict-badge>`: renders when connected and when an attribute or property changes. */
 export interface VerdictBadgeElement extends HTMLElement, Partial<BadgeOptions> {

@@ -77,10 +77,11 @@ function challengeWasm() {
   });
   return challengeReader;
 }
-function readChallenge(input) {
+/** Calls the reader's `name` (endpointsFromPaymentRequired or endpointsFromDiscovery) on `input`. */
+function readWith(name, input) {
   return challengeWasm()
     .catch((error) => onJavaScript(error, challengeUrl()))
-    .then((reader) => reader.endpointsFromPaymentRequired(input));
+    .then((reader) => reader[name](input));
 }
 
 /** The wasm at `url` (a string, URL or Request; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */
@@ -118,7 +119,7 @@ async function load(input) {
     // A literal, so that bundlers (Vite, webpack) find the wasm and emit it.
     url ??= new URL("x402_verdict_badge_bg.wasm", import.meta.url);
     wasm.initSync({ module: await compiled(fetched(url)) });
-    // No endpointsFromPaymentRequired: on the wasm, readChallenge reads challenges (so that embed.js, which reads none, leaves it out).
+    // No endpointsFromPaymentRequired nor endpointsFromDiscovery: on the wasm, readWith reads them (so that embed.js, which reads none, leaves it out).
     return { renderBadge: wasm.renderBadge, lookupVerdict: wasm.lookupVerdict };
   } catch (error) {
     return onJavaScript(error, url);
@@ -505,6 +506,21 @@ export function lookupVerdict(options) {
  * renderBadge and lookupVerdict. Never rejects.
  */
 export function endpointsFromPaymentRequired(input) {
+  return read("endpointsFromPaymentRequired", input).catch(() => ({ endpoints: [], reason: NOT_LOADED.challenge }));
+}
+
+/**
+ * Reads a page of a facilitator's discovery listing (`GET
+ * /discovery/resources`, as an object or its JSON text) or one of its items,
+ * and resolves to `{ items, pagination?, reason? }`: for each resource, its
+ * endpoints as endpointsFromPaymentRequired gives a challenge's. Never rejects.
+ */
+export function endpointsFromDiscovery(input) {
+  return read("endpointsFromDiscovery", input).catch(() => ({ items: [], reason: NOT_LOADED.listing }));
+}
+
+/** Hands a copy of `input` to the challenge reader's `name`, on the wasm or the JavaScript build. */
+function read(name, input) {
   let copy = input;
   try {
     copy = structuredClone(input);
@@ -514,9 +530,7 @@ export function endpointsFromPaymentRequired(input) {
   // The reader's own wasm loads beside the badge's, not after it (unused,
   // and saying nothing, where the JavaScript build runs instead).
   if (typeof WebAssembly === "object") challengeWasm().catch(() => {});
-  return loadedEngine()
-    .then((e) => (e.endpointsFromPaymentRequired ?? readChallenge)(copy))
-    .catch(() => ({ endpoints: [], reason: NOT_LOADED.challenge }));
+  return loadedEngine().then((e) => (e[name] ? e[name](copy) : readWith(name, copy)));
 }
 
 // ---- options from attributes ----

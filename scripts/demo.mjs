@@ -113,6 +113,34 @@ function sign(verdict) {
   return JSON.parse(execFileSync(BIN, ["sign", "--keys", KEYS, "-"], { input: JSON.stringify(verdict) }));
 }
 
+/** How many resources the demo facilitator's discovery listing holds. */
+export const LISTED = 1000;
+
+/**
+ * The demo facilitator's discovery listing (`serve --demo-discovery`): LISTED
+ * items of the bazaar extension's shape, each one resource with one accepted
+ * option. Nine in ten are the demo endpoints in turn (every state appears, and
+ * many items share an endpoint); every tenth is an endpoint of its own that
+ * nobody attested. A v2 `network` is a CAIP-2 id: `base` is listed as
+ * `eip155:8453`, which names the same chain.
+ */
+export function discoveryItems() {
+  const named = Object.values(ENDPOINTS);
+  return Array.from({ length: LISTED }, (_, i) => {
+    const own = i % 10 === 9;
+    const e = own
+      ? { chain: "base", payTo: `0x${(0xa000 + i).toString(16).padStart(40, "0")}`, resourceUrl: `https://api.example.com/listed/${i}` }
+      : named[i % named.length];
+    const network = e.chain === "base" ? "eip155:8453" : e.chain;
+    const asset = network.startsWith("solana:") ? USDC.solana : USDC.base;
+    return {
+      resource: e.resourceUrl, type: "http", x402Version: 2,
+      accepts: [{ scheme: "exact", network, asset, amount: String(1000 + i), payTo: e.payTo, maxTimeoutSeconds: 60, extra: {} }],
+      lastUpdated: hours(-(i % 48)), description: `Demo resource ${i + 1}`, serviceName: own ? `Unattested ${i + 1}` : "Demo operator",
+    };
+  });
+}
+
 /** Writes the demo registry (times relative to now) and www/demo.json. */
 export function writeDemo() {
   const e = ENDPOINTS;
@@ -137,9 +165,11 @@ export function writeDemo() {
   writeFileSync(registryPath, JSON.stringify(registry, null, 2));
   const paidPath = join(WORK, "paid.json");
   writeFileSync(paidPath, JSON.stringify(PAID_CHALLENGE, null, 2));
+  const discoveryPath = join(WORK, "discovery.json");
+  writeFileSync(discoveryPath, JSON.stringify(discoveryItems()));
   const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
   writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS, catalogue: catalogue() }, null, 2));
-  return { registryPath, paidPath, publicKey };
+  return { registryPath, paidPath, discoveryPath, publicKey };
 }
 
 /**
@@ -148,8 +178,9 @@ export function writeDemo() {
  * { url, publicKey, stop }. Verdict counts are kept in .work/demo/data.
  */
 export async function startDemo({ port = 0, www = true } = {}) {
-  const { registryPath, paidPath, publicKey } = writeDemo();
+  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo();
   const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath,
+    "--demo-discovery", discoveryPath,
     "--operator", OPERATOR, "--data", join(WORK, "data")];
   if (www) args.push("--www", typeof www === "string" ? www : join(ROOT, "www"));
   const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "error" } });
@@ -171,7 +202,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = i > 0 ? Number(process.argv[i + 1]) : 8402;
   const demo = await startDemo({ port });
   console.log(`\nx402 verdict demo: ${demo.url}/\n`);
-  for (const page of ["seller.html", "listing.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
+  for (const page of ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
   console.log("\nPress Ctrl+C to stop.");
   process.on("SIGINT", async () => { await demo.stop(); process.exit(0); });
   process.on("SIGTERM", async () => { await demo.stop(); process.exit(0); });

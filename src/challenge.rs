@@ -1,8 +1,11 @@
-//! `endpointsFromPaymentRequired`: the endpoints an x402 payment challenge
-//! accepts, read by the core, ready to be given to `renderBadge`.
+//! `endpointsFromPaymentRequired` and `endpointsFromDiscovery`: the
+//! endpoints an x402 payment challenge accepts, or that each resource of a
+//! facilitator's discovery listing accepts, read by the core, ready to be
+//! given to `renderBadge`.
 
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
+use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
 use x402_verdict_core::Challenge;
 
 use crate::json_value::to_value;
@@ -27,6 +30,13 @@ export interface PaymentEndpoints {
   endpoints: PaymentEndpoint[];
   reason?: string;
 }
+
+/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. */
+export interface DiscoveryEndpoints {
+  items: PaymentEndpoints[];
+  pagination?: { limit: number; offset: number; total: number };
+  reason?: string;
+}
 "#;
 
 /// Reads an x402 payment challenge: an x402 v1 body object, a v2
@@ -44,8 +54,23 @@ pub fn endpoints_from_payment_required(
     to_js(&read)
 }
 
+/// Reads a facilitator's discovery listing page (`GET
+/// /discovery/resources`: an object with `items`, or its JSON text) or one
+/// of its items. Returns each item's endpoints, or none and the reason it
+/// cannot be read, and the page's pagination. Never throws.
+#[wasm_bindgen(js_name = endpointsFromDiscovery, unchecked_return_type = "DiscoveryEndpoints")]
+pub fn endpoints_from_discovery(
+    #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
+) -> JsValue {
+    let read = match input.as_string() {
+        Some(text) => DiscoveryEndpoints::from(Page::from_json(text.as_bytes())),
+        None => DiscoveryEndpoints::from_value(to_value(&input, 0)),
+    };
+    to_js(&read)
+}
+
 /// The endpoints as a plain JS object, through serde.
-fn to_js(value: &Endpoints) -> JsValue {
+fn to_js(value: &impl serde::Serialize) -> JsValue {
     serde::Serialize::serialize(value, &serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
 }

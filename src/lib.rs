@@ -19,8 +19,9 @@
 #![warn(missing_docs)]
 
 // The build's features (Cargo.toml): `badge` is renderBadge and
-// lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired,
-// a wasm of its own that the package loads only when it is called.
+// lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired
+// and endpointsFromDiscovery, a wasm of its own that the package loads only
+// when one of them is called.
 #[cfg(feature = "challenge")]
 mod challenge;
 #[cfg(feature = "badge")]
@@ -38,7 +39,7 @@ mod render;
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(feature = "challenge")]
-pub use challenge::endpoints_from_payment_required;
+pub use challenge::{endpoints_from_discovery, endpoints_from_payment_required};
 #[cfg(feature = "lookup")]
 pub use lookup::lookup_verdict;
 #[cfg(feature = "badge")]

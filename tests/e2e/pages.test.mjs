@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { startDemo, ENDPOINTS, UNREACHABLE } from "../../scripts/demo.mjs";
+import { startDemo, ENDPOINTS, LISTED, UNREACHABLE } from "../../scripts/demo.mjs";
 import { ENGINES, launch } from "../support/browser.mjs";
 import { tabToFirstBadge } from "../support/focus.mjs";
 import { fetchedCount, seen, slowMainThread, startOrigin } from "../support/origin.mjs";
@@ -105,6 +105,45 @@ function badges(page, scope = "") {
     await page.close();
   });
 
+  test("discovery listing: 1,000 resources read with endpointsFromDiscovery, lazy badges, one request per endpoint, a filter for human-backed", async () => {
+    const response = await fetch(`${site.url}/explorer.html`);
+    assert.match(response.headers.get("content-security-policy"), STRICT);
+    site.init = [];
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    await page.goto(`${site.url}/explorer.html`);
+    await page.waitForFunction(() => document.body.dataset.listed, null, { timeout: 30000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.listed), String(LISTED));
+    // The rows in view settle; what each shows is its endpoint's state.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("tbody tr")].filter((r) => r.getBoundingClientRect().top < innerHeight);
+      return rows.length > 0 && rows.every((r) => r.querySelector(".x402-verdict-badge")?.dataset.state && r.querySelector(".x402-verdict-badge").dataset.state !== "checking");
+    }, null, { timeout: 20000 });
+    const expected = (payTo, resourceUrl) =>
+      Object.values(ENDPOINTS).find((e) => e.payTo === payTo && e.resourceUrl === resourceUrl)?.state ?? "unknown";
+    const shown = () => page.$$eval("tbody tr", (rows) => rows.filter((r) => !r.hidden && r.getBoundingClientRect().top < innerHeight)
+      .map((r) => ({ resourceUrl: r.children[1].textContent, payTo: r.children[4].textContent, state: r.querySelector(".x402-verdict-badge").dataset.state })));
+    const first = await shown();
+    assert.ok(first.length >= 10, `${first.length} rows in view`);
+    for (const row of first) assert.equal(row.state, expected(row.payTo, row.resourceUrl), JSON.stringify(row));
+    const unique = new Set((await page.$$eval("tbody tr", (rows) => rows.map((r) => `${r.children[4].textContent} ${r.children[1].textContent}`)))).size;
+    const asked = await verdictRequests(page, 0);
+    assert.ok(asked < unique / 2, `${asked} verdicts asked for before scrolling, of ${unique} endpoints: badges out of view wait`);
+    // The filter looks every endpoint up once, and keeps the human-backed rows.
+    await page.evaluate(() => document.getElementById("human-backed").click());
+    await page.waitForFunction(() => document.body.dataset.filtered, null, { timeout: 30000 });
+    const humanBacked = (await page.$$eval("tbody tr", (rows) => rows.map((r) => [r.children[4].textContent, r.children[1].textContent])))
+      .filter(([payTo, url]) => expected(payTo, url) === "human-backed").length;
+    assert.equal(await page.evaluate(() => document.body.dataset.filtered), String(humanBacked));
+    assert.equal(await verdictRequests(page, unique), unique, "one request per endpoint, the badges' and the filter's shared");
+    await page.waitForFunction(() => [...document.querySelectorAll("tbody tr")].filter((r) => !r.hidden && r.getBoundingClientRect().top < innerHeight)
+      .every((r) => r.querySelector(".x402-verdict-badge").dataset.state !== "checking"), null, { timeout: 20000 });
+    for (const row of await shown()) assert.equal(row.state, "human-backed", JSON.stringify(row));
+    await page.screenshot({ path: `${ARTIFACTS}pages-${engine}-explorer.png` });
+    const { violations, errors } = await seen(page);
+    assert.deepEqual([violations, errors], [[], []]);
+    await page.close();
+  });
+
   test("dashboard: lookupVerdict results drawn by the page", async () => {
     const { page, seen } = await open("dashboard.html", () => document.body.dataset.rendered === "6");
     const cards = await page.$$eval(".card", (cs) => cs.map((c) => [c.dataset.endpoint, c.dataset.state, c.querySelector("dd").textContent]));
@@ -121,7 +160,7 @@ function badges(page, scope = "") {
   test("index page: served with the strict CSP, links to every demo", async () => {
     const { page, seen } = await open("index.html", () => document.readyState === "complete");
     const links = await page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")));
-    assert.deepEqual(links, ["seller.html", "listing.html", "dashboard.html", "states.html", "metrics/"]);
+    assert.deepEqual(links, ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]);
     assert.deepEqual((await seen()).violations, []);
     await page.close();
   });

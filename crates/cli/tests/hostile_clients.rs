@@ -106,6 +106,14 @@ async fn a_body_declared_over_the_cap_is_refused_before_it_is_read() {
         message,
         "Payload Too Large: the request body exceeds 4194304 bytes"
     );
+    // A client that sends such a body whole still reads the refusal: the
+    // connection reads what follows before it closes, instead of a reset.
+    for _ in 0..5 {
+        let body = " ".repeat(5 << 20);
+        let request = mcp_post("localhost", &body, "");
+        let (status, _) = exchange(server.addr(), request.as_bytes(), Duration::from_secs(5)).await;
+        assert_eq!(status, 413);
+    }
     // The service reads no body at all: it answers, and never waits for one.
     let (_dir, service) = serve().await;
     let request = "GET /v0/verification-keys HTTP/1.1\r\nHost: localhost\r\n\

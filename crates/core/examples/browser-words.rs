@@ -51,6 +51,7 @@ fn main() {
                 "name": accessible_name(&not_run.badge_label()),
                 "hover": browser::NOT_LOADED,
                 "challenge": browser::CHALLENGE_UNREAD,
+                "listing": browser::LISTING_UNREAD,
             }),
         ),
         (

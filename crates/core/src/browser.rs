@@ -25,6 +25,9 @@ pub const NOT_LOADED: &str =
 /// Why a payment challenge was not read: the badge's code could not load.
 pub const CHALLENGE_UNREAD: &str = "the badge's code could not load, so the challenge was not read";
 
+/// Why a discovery listing was not read: the badge's code could not load.
+pub const LISTING_UNREAD: &str = "the badge's code could not load, so the listing was not read";
+
 /// The package could not load its JavaScript build (said after why the wasm did not run).
 pub const PACKAGE_UNLOADABLE: &str = "{url} could not be loaded ({error}). Serve the package's files with a JavaScript MIME type; on another origin, with Access-Control-Allow-Origin; and allow that origin in the page's script-src.";
 

@@ -14,10 +14,13 @@
 //! other items are still read. Unknown members are ignored; nothing from
 //! the listing is copied into an error.
 
-use crate::challenge::{read_accepts, text, ChallengeRule, Member, PaymentOption, ValueRule};
+use crate::challenge::{
+    read_accepts, text, ChallengeRule, Endpoints, Member, PaymentOption, ValueRule,
+};
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
-use crate::writing::{display_from_words, uDisplay};
+use crate::options::ReadError;
+use crate::writing::{display_from_words, uDisplay, words};
 
 /// The largest page read, in bytes of JSON.
 pub const MAX_PAGE_BYTES: usize = 4 << 20;
@@ -176,6 +179,72 @@ impl DiscoveryItem {
             version,
             options,
         })
+    }
+}
+
+/// What a reading gives a caller that wants endpoints (the browser's
+/// `endpointsFromDiscovery`): each item's endpoints, or none and the
+/// reason, as `endpointsFromPaymentRequired` gives a challenge's; the
+/// page's pagination; or no items and why the page cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscoveryEndpoints {
+    /// One per item, in order.
+    pub items: Vec<Endpoints>,
+    /// The page's `pagination`, when it has one.
+    pub pagination: Option<Pagination>,
+    /// Why the page cannot be read.
+    pub reason: Option<String>,
+}
+
+impl DiscoveryEndpoints {
+    /// The endpoints of a page handed over as a value (a browser's object,
+    /// read by property access); anything that is no object, or holds a
+    /// value JSON cannot hold, gives none, and says why.
+    pub fn from_value(read: Result<Option<Value>, ReadError>) -> Self {
+        match read {
+            Ok(Some(value)) => Self::from(Page::from_value(&value)),
+            Ok(None) => Self::from(Err(PageError::NotAnObject)),
+            Err(problem) => Self::none(crate::writing::text!(
+                "a value in the listing {}",
+                problem.as_str()
+            )),
+        }
+    }
+
+    fn none(reason: String) -> Self {
+        DiscoveryEndpoints {
+            items: Vec::new(),
+            pagination: None,
+            reason: Some(reason),
+        }
+    }
+}
+
+impl From<Result<Page, PageError>> for DiscoveryEndpoints {
+    fn from(read: Result<Page, PageError>) -> Self {
+        let page = match read {
+            Ok(page) => page,
+            Err(e) => return Self::none(words(&e)),
+        };
+        let items = page
+            .items
+            .into_iter()
+            .map(|item| match item {
+                Ok(item) => Endpoints {
+                    endpoints: item.options,
+                    reason: None,
+                },
+                Err(e) => Endpoints {
+                    endpoints: Vec::new(),
+                    reason: Some(words(&e)),
+                },
+            })
+            .collect();
+        DiscoveryEndpoints {
+            items,
+            pagination: page.pagination,
+            reason: None,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The structured result through serde (feature `serde`): the shape
 //! [`EVALUATION_SCHEMA`](crate::EVALUATION_SCHEMA) describes, absent fields
-//! left out; and an option read from a payment challenge.
+//! left out; an option read from a payment challenge; and the endpoints of
+//! a discovery listing's page.
 //!
 //! Written by hand with `serialize_map` rather than derived, from the
 //! members the core lists ([`Evaluation::members`]), which the badge's wasm
@@ -9,6 +10,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::challenge::{Endpoints, PaymentOption};
+use crate::discovery::{DiscoveryEndpoints, Pagination};
 use crate::evaluate::{Evaluation, MemberValue};
 
 impl Serialize for Evaluation {
@@ -44,6 +46,30 @@ impl Serialize for Endpoints {
         if let Some(reason) = &self.reason {
             map.serialize_entry("reason", reason)?;
         }
+        map.end()
+    }
+}
+
+impl Serialize for DiscoveryEndpoints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("items", &self.items)?;
+        if let Some(pagination) = &self.pagination {
+            map.serialize_entry("pagination", pagination)?;
+        }
+        if let Some(reason) = &self.reason {
+            map.serialize_entry("reason", reason)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Pagination {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("limit", &self.limit)?;
+        map.serialize_entry("offset", &self.offset)?;
+        map.serialize_entry("total", &self.total)?;
         map.end()
     }
 }

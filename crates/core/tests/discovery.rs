@@ -47,7 +47,7 @@ fn a_page_of_the_official_shape_names_one_endpoint_per_option() {
         [
             "eip155:8453 0x209693Bc6afc0C5328bA36FaF03C514EF312287C https://api.example.com/premium-data",
             "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin https://api.example.com/premium-data",
-            "base 0x1111111111111111111111111111111111111111 https://weather.example/forecast",
+            "eip155:8453 0x1111111111111111111111111111111111111111 https://weather.example/forecast",
         ]
     );
 }
@@ -102,7 +102,7 @@ fn a_wrong_item_is_named_and_the_others_are_still_read() {
     let read = read(&page);
     assert_eq!(
         read[0],
-        "base 0x1111111111111111111111111111111111111111 https://weather.example/forecast"
+        "eip155:8453 0x1111111111111111111111111111111111111111 https://weather.example/forecast"
     );
     assert_eq!(
         read[1..],
@@ -123,12 +123,12 @@ fn a_wrong_item_is_named_and_the_others_are_still_read() {
     // The same endpoint under its other name matches (the chain's aliases).
     let aliased = &page.items[0].as_ref().unwrap().options[0].endpoint;
     let other = x402_verdict_core::Endpoint::new(
-        "eip155:8453",
+        "base",
         "0x1111111111111111111111111111111111111111",
         "https://weather.example/forecast",
     )
     .unwrap();
-    assert_eq!(aliased.key(), other.key(), "base is eip155:8453");
+    assert_eq!(aliased.key(), other.key(), "eip155:8453 is base");
     // Nothing of a value is copied into a reason.
     assert!(read.iter().all(|r| !r.contains('\u{1b}')));
 }

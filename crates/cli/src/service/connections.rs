@@ -11,6 +11,12 @@
 //!   declared longer than the app's cap fails at once, before a byte of it
 //!   is read, and one that grows past the cap fails when it does
 //!   ([`BodyError`]: the app answers 413 or 408);
+//! - **a refused request's connection lingers**: after a 413 or 408 the
+//!   server stops writing and reads (and drops) what the client still sends,
+//!   for at most [`LINGER`] and [`LINGER_BYTES`], before it closes, so that
+//!   the client reads the refusal instead of a reset (as nginx's
+//!   `lingering_close`); at most [`MAX_LINGERING`] linger at once, and any
+//!   more close at once;
 //! - **the connection cap**: at the cap, a new connection is admitted by
 //!   closing the connection that has waited longest on an incomplete
 //!   request (its head or body still arriving, or idle between requests),
@@ -21,6 +27,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -32,10 +39,20 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, Semaphore};
 use tokio::time::{Instant, Sleep};
 use tower_service::Service as _;
+
+/// How long a refused request's connection goes on reading before it closes.
+pub const LINGER: Duration = Duration::from_secs(2);
+
+/// The most a refused request's connection reads before it closes.
+pub const LINGER_BYTES: usize = 8 << 20;
+
+/// The most connections lingering at once.
+pub const MAX_LINGERING: usize = 64;
 
 /// How long a request body may take before [`MIN_BODY_RATE`] applies.
 pub const RATE_GRACE: Duration = Duration::from_secs(2);
@@ -167,6 +184,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) {
     let table = Arc::new(Table::default());
+    let lingering = Arc::new(Semaphore::new(MAX_LINGERING));
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout);
@@ -188,7 +206,12 @@ pub async fn serve(
             connection: place.0.clone(),
             limits,
         };
-        let served = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let io = Lingering {
+            stream: Some(stream),
+            refused: place.0.refused.clone(),
+            permits: lingering.clone(),
+        };
+        let served = graceful.watch(http.serve_connection(TokioIo::new(io), service));
         tokio::spawn(async move {
             // A client that goes away or times out ends its connection; nothing to report.
             tokio::select! {
@@ -292,6 +315,7 @@ impl Table {
         let connection = Connection {
             id,
             table: self.clone(),
+            refused: Arc::default(),
         };
         Some((Place(connection), evict))
     }
@@ -302,6 +326,8 @@ impl Table {
 struct Connection {
     id: u64,
     table: Arc<Table>,
+    /// A request body failed (too large, too late, too slow): linger at close.
+    refused: Arc<AtomicBool>,
 }
 
 impl Connection {
@@ -426,7 +452,9 @@ impl BoundedBody {
 
     fn fail(&mut self, error: BodyError) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
         self.failed = true;
-        self.connection = None;
+        if let Some(connection) = self.connection.take() {
+            connection.refused.store(true, Ordering::Relaxed);
+        }
         Poll::Ready(Some(Err(error)))
     }
 
@@ -536,5 +564,79 @@ impl Drop for ResponseBody {
         if let Some(connection) = self.connection.take() {
             connection.waiting();
         }
+    }
+}
+
+/// A connection's socket; when it closes after a refused request, it
+/// lingers (see the module's notes) in a task of its own.
+struct Lingering {
+    stream: Option<TcpStream>,
+    refused: Arc<AtomicBool>,
+    permits: Arc<Semaphore>,
+}
+
+impl Lingering {
+    fn stream(&mut self) -> &mut TcpStream {
+        // Taken only when dropped.
+        self.stream
+            .as_mut()
+            .expect("the socket is there until dropped")
+    }
+}
+
+impl AsyncRead for Lingering {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(self.get_mut().stream()).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Lingering {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(self.get_mut().stream()).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(self.get_mut().stream()).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(self.get_mut().stream()).poll_shutdown(cx)
+    }
+}
+
+impl Drop for Lingering {
+    fn drop(&mut self) {
+        let Some(mut stream) = self.stream.take() else {
+            return;
+        };
+        if !self.refused.load(Ordering::Relaxed) {
+            return;
+        }
+        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+            return;
+        };
+        tokio::spawn(async move {
+            let _ = stream.shutdown().await;
+            let mut buffer = vec![0; 16 << 10];
+            let mut read = 0;
+            let _ = tokio::time::timeout(LINGER, async {
+                while read < LINGER_BYTES {
+                    match stream.read(&mut buffer).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => read += n,
+                    }
+                }
+            })
+            .await;
+            drop(permit);
+        });
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod connections;
+pub mod discovery;
 pub mod host;
 pub mod keyfile;
 pub mod keys;
@@ -31,6 +32,7 @@ use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
 
 use clock::Clock;
+use discovery::DemoDiscovery;
 use keyfile::KeyFile;
 use metrics::Publisher;
 use paid::DemoPaid;
@@ -67,6 +69,10 @@ pub struct ServeArgs {
     /// Also answer `GET /demo/paid` with 402 and this x402 v2 challenge (a demo paid resource).
     #[arg(long, value_name = "FILE")]
     pub demo_paid: Option<PathBuf>,
+    /// Also answer `GET /discovery/resources` with this file's discovery
+    /// items (a JSON list), paged as a facilitator does (a demo listing).
+    #[arg(long, value_name = "FILE")]
+    pub demo_discovery: Option<PathBuf>,
     #[command(flatten)]
     pub connections: connections::ConnectionArgs,
     /// The operator file (JSON: operator, relatedParty, disclosure); without
@@ -99,6 +105,9 @@ pub enum ServeError {
     /// The `--demo-paid` challenge.
     #[error(transparent)]
     DemoPaid(#[from] paid::DemoPaidError),
+    /// The `--demo-discovery` listing.
+    #[error(transparent)]
+    DemoDiscovery(#[from] discovery::DemoDiscoveryError),
     /// The operator file or the counts database.
     #[error(transparent)]
     Metrics(#[from] metrics::PublisherError),
@@ -163,6 +172,11 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let keys = KeyFile::load(&args.keys)?;
     let www = args.www.as_deref().map(StaticFiles::new).transpose()?;
     let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
+    let listing = args
+        .demo_discovery
+        .as_deref()
+        .map(DemoDiscovery::load)
+        .transpose()?;
     let clock = args.now.unwrap_or(Clock::System);
     let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
     warn_about_published(&registry, &keys);
@@ -172,6 +186,9 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let mut app = router(registry, keys, metrics, clock, www);
     if let Some(paid) = paid {
         app = app.merge(paid.router());
+    }
+    if let Some(listing) = listing {
+        app = app.merge(listing.router());
     }
     // No answer, API or file, is read as another type than it says.
     let app = app.layer(axum::middleware::from_fn(host::check)).layer(
