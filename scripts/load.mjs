@@ -8,6 +8,7 @@
 //   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000] [--count]
 //                         [--match exact|path|prefix] [--baseline OTHER_BINARY]
 //                         [--clients 200] [--calls 20] [--delay-ms 300]
+//                         [--scan-items 10000] [--scan-concurrency 64] [--scan-delay-ms 100]
 //
 // --count runs the service with a --data folder, so that every verdict answer
 // is also counted (the published metrics): compare with a run without it.
@@ -23,6 +24,11 @@
 // to each answer, `serve` is asked its verdicts directly. For each: calls/s,
 // p50 and p99, errors, and the server's resident memory before, at its peak
 // (sampled every 20 ms) and after.
+//
+// Last, `scan` of a facilitator's listing of --scan-items (10,000) endpoints,
+// all listed in the service's registry, at --scan-concurrency (64): against
+// the service on loopback, then through the proxy --scan-delay-ms (100) away.
+// For each: lookups/s, the wall time, and scan's peak resident memory.
 //
 // wrk (Debian's package) is installed by scripts/setup.sh; the service is
 // the release build, and the load generator runs on the same machine.
@@ -51,6 +57,9 @@ const baseline = option("baseline", null);
 const clients = Number(option("clients", "200"));
 const calls = Number(option("calls", "20"));
 const delayMs = Number(option("delay-ms", "300"));
+const scanItems = Number(option("scan-items", "10000"));
+const scanConcurrency = Number(option("scan-concurrency", "64"));
+const scanDelayMs = Number(option("scan-delay-ms", "100"));
 const ASKED = { exact: "", path: "?city=Paris&units=metric", prefix: "/items/7" }[match];
 if (ASKED === undefined) throw new Error(`--match ${match}: expected exact, path or prefix`);
 
@@ -164,15 +173,16 @@ for (const size of sizes) {
   }
 }
 for (const [build, bin] of builds) failed = (await clientsAgainstServers(build, bin)) || failed;
+failed = (await scanListing()) || failed;
 if (failed) {
   console.error("load: some requests failed or got the wrong status");
   process.exit(1);
 }
 
-/** A proxy on loopback that answers each request `delayMs` later, with the service's answer. */
-async function delayingProxy(target) {
+/** A proxy on loopback that answers each request `delay` ms later, with the service's answer. */
+async function delayingProxy(target, delay = delayMs) {
   const server = http.createServer(async (req, res) => {
-    await new Promise((done) => setTimeout(done, delayMs));
+    await new Promise((done) => setTimeout(done, delay));
     const answer = await fetch(`${target}${req.url}`, { headers: { accept: req.headers.accept ?? "*/*" } });
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(Buffer.from(await answer.arrayBuffer()));
@@ -263,5 +273,63 @@ async function clientsAgainstServers(build, bin) {
     await new Promise((done) => child.once("exit", done));
   }
   proxy.server.close();
+  return failed;
+}
+
+/** A facilitator on loopback serving `items` as the bazaar extension's paged listing. */
+async function facilitator(items) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://facilitator");
+    const limit = Number(url.searchParams.get("limit") ?? 100);
+    const offset = Number(url.searchParams.get("offset") ?? 0);
+    const page = { x402Version: 2, items: items.slice(offset, offset + limit), pagination: { limit, offset, total: items.length } };
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(page));
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+/** Runs `scan` to its end: lookups/s, wall time, peak RSS (VmHWM, sampled until it exits), the endpoints printed. */
+async function timedScan(args) {
+  const started = performance.now();
+  const child = spawn(BIN, ["scan", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  let lines = 0;
+  createInterface({ input: child.stdout }).on("line", () => lines++);
+  let peak = 0;
+  const sampler = setInterval(() => {
+    const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+    if (m) peak = Math.max(peak, Number(m[1]));
+  }, 20);
+  const code = await new Promise((done) => child.once("exit", done));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  return { code, lines, seconds, rate: lines / seconds, peak };
+}
+
+/** `scan` of a listing of `scanItems` endpoints, with the service on loopback and `scanDelayMs` away. */
+async function scanListing() {
+  const registryPath = join(WORK, `registry-scan-${scanItems}.json`);
+  writeFileSync(registryPath, JSON.stringify(registry(scanItems, null)));
+  const publicKey = JSON.parse(readFileSync(keys, "utf8")).current.publicKey;
+  const service = await start(BIN, registryPath, keys);
+  const proxy = await delayingProxy(service.url, scanDelayMs);
+  const items = Array.from({ length: scanItems }, (_, i) => ({
+    resource: `${RESOURCE}/${i}`, type: "http", x402Version: 2, lastUpdated: iso(-1),
+    accepts: [{ scheme: "exact", network: "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", amount: "1000", payTo: payTo(i + 1), maxTimeoutSeconds: 60, extra: {} }],
+  }));
+  const listing = await facilitator(items);
+  console.log(`\nscan of a listing of ${scanItems} endpoints, --concurrency ${scanConcurrency}, --page-size 1000; load average ${load()}`);
+  console.log(`${"verification service".padEnd(24)}${"lookups/s".padStart(11)}${"time".padStart(10)}${"endpoints".padStart(11)}   peak memory`);
+  let failed = false;
+  for (const [name, base] of [["on loopback", service.url], [`${scanDelayMs} ms away`, proxy.url]]) {
+    const r = await timedScan([listing.url, "--base-url", base, "--public-key", publicKey, "--concurrency", String(scanConcurrency), "--page-size", "1000", "--max-items", String(scanItems)]);
+    failed ||= r.code !== 0 || r.lines !== scanItems;
+    console.log(`${name.padEnd(24)}${r.rate.toFixed(0).padStart(11)}${`${r.seconds.toFixed(1)} s`.padStart(10)}${String(r.lines).padStart(11)}   ${mib(r.peak)}`);
+  }
+  service.child.kill("SIGINT");
+  await new Promise((done) => service.child.once("exit", done));
+  proxy.server.close();
+  listing.server.close();
   return failed;
 }
