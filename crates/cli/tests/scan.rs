@@ -349,3 +349,54 @@ async fn hostile_listings_stay_bounded_and_say_why_in_one_line() {
     let (code, _, err) = scan(&["--from-file", "/nonexistent/listing.json"]).await;
     assert_eq!(code, 2, "{err}");
 }
+
+#[tokio::test]
+async fn ctrl_c_stops_after_the_lines_already_printed() {
+    // A service that answers the first two endpoints and never the third.
+    let app = Router::new().route(
+        "/v0/verdict",
+        get(|RawQuery(query): RawQuery| async move {
+            if !query.unwrap_or_default().contains("item%2F2") {
+                return StatusCode::NOT_FOUND.into_response();
+            }
+            tokio::time::sleep(Duration::from_secs(120)).await;
+            StatusCode::NOT_FOUND.into_response()
+        }),
+    );
+    let service = serve_app(app).await;
+    let (facilitator, _) = facilitators((0..50).map(numbered).collect()).await;
+    let mut child = tokio::process::Command::new(BIN)
+        .args([
+            "scan",
+            &format!("{facilitator}/good"),
+            "--base-url",
+            &service,
+        ])
+        .args(["--timeout-ms", "60000", "--concurrency", "4"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let pid = child.id().unwrap().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
+        .await
+        .expect("scan ends on Ctrl-C")
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert_eq!(
+        stderr,
+        "x402-verdict: interrupted: 2 of 50 endpoints looked up\n"
+    );
+}
