@@ -365,7 +365,7 @@ async fn ctrl_c_stops_after_the_lines_already_printed() {
     );
     let service = serve_app(app).await;
     let (facilitator, _) = facilitators((0..50).map(numbered).collect()).await;
-    let mut child = tokio::process::Command::new(BIN)
+    let child = tokio::process::Command::new(BIN)
         .args([
             "scan",
             &format!("{facilitator}/good"),
