@@ -538,16 +538,39 @@ describe("the JS API never throws and never hangs", () => {
     return Buffer.from(JSON.stringify({ x402Version: 2, resource: { url: resourceUrl }, accepts })).toString("base64");
   }
 
-  /** Renders a badge, then reads one challenge twice through endpointsFromPaymentRequired; what each step fetched of the package. */
+  /** A discovery listing page of two items, the second without accepts, for the demo's verified endpoint. */
+  function discoveryPage() {
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    const accepts = [{ scheme: "exact", network: chain, amount: "1000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", payTo, maxTimeoutSeconds: 60, extra: {} }];
+    const item = { resource: resourceUrl, type: "http", x402Version: 2, accepts, lastUpdated: "2026-11-30T12:00:00Z" };
+    return { x402Version: 2, items: [item, { ...item, accepts: undefined }], pagination: { limit: 2, offset: 0, total: 2 } };
+  }
+
+  /**
+   * Renders a badge, then reads one challenge twice through endpointsFromPaymentRequired, and a
+   * discovery page (as an object and as text) and a page that is none through endpointsFromDiscovery;
+   * what each step fetched of the package.
+   */
   async function readChallengeTwice(tab) {
-    return runModule(tab, site, async ([options, header]) => {
-      const { renderBadge, endpointsFromPaymentRequired } = await import("/pkg/index.js");
+    return runModule(tab, site, async ([options, header, listing]) => {
+      const { renderBadge, endpointsFromPaymentRequired, endpointsFromDiscovery } = await import("/pkg/index.js");
       const files = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.startsWith("/pkg/x402_verdict_")).sort();
       const state = await renderBadge(document.body.appendChild(document.createElement("span")), options);
       const beforeReading = files();
       const [first, second] = [await endpointsFromPaymentRequired(header), await endpointsFromPaymentRequired({ x402Version: 2, accepts: [] })];
-      return { state, beforeReading, afterReading: files(), first, second };
-    }, [{ baseUrl: demo.url, ...ENDPOINTS.verified, publicKey: demo.publicKey }, paymentRequired()]);
+      const discovery = [await endpointsFromDiscovery(listing), await endpointsFromDiscovery(JSON.stringify(listing)), await endpointsFromDiscovery([])];
+      return { state, beforeReading, afterReading: files(), first, second, discovery };
+    }, [{ baseUrl: demo.url, ...ENDPOINTS.verified, publicKey: demo.publicKey }, paymentRequired(), discoveryPage()]);
+  }
+
+  /** What endpointsFromDiscovery gave for discoveryPage(), its text, and a value that is no page. */
+  function assertDiscovery([object, text, none]) {
+    const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+    assert.deepEqual(object, text, "the page and its JSON text read alike");
+    assert.deepEqual(object.items.map((i) => i.endpoints.map((e) => [e.chain, e.payTo, e.resourceUrl])), [[[chain, payTo, resourceUrl]], []]);
+    assert.equal(object.items[1].reason, "items[1]: accepts is missing");
+    assert.deepEqual(object.pagination, { limit: 2, offset: 0, total: 2 });
+    assert.deepEqual(none, { items: [], reason: "the listing page is not a JSON object" });
   }
 
   test("endpointsFromPaymentRequired loads the challenge reader's wasm at its first call, once; a badge never does", async () => {
@@ -561,6 +584,7 @@ describe("the JS API never throws and never hangs", () => {
     assert.equal(read.first.reason, undefined);
     assert.deepEqual(read.second.endpoints, []);
     assert.match(read.second.reason, /accepts/, "the core's reason for an empty accepts list");
+    assertDiscovery(read.discovery);
     const { errors, warnings } = await seen();
     assert.deepEqual([errors, warnings], [[], []]);
     await tab.close();
@@ -593,6 +617,7 @@ describe("the JS API never throws and never hangs", () => {
       assert.ok(read.afterReading.includes("/pkg/x402_verdict_badge_js.js"));
       assert.equal(read.first.endpoints.length, 1);
       assert.match(read.second.reason, /accepts/);
+      assertDiscovery(read.discovery);
       const { errors, warnings } = await seen();
       assert.equal(errors.length, 0);
       assert.equal(warnings.length, 1);

@@ -90,6 +90,8 @@ impl Challenge {
             None => return Err(top("accepts", missing).into()),
             Some(_) => return Err(top("accepts", ValueRule::Member(MemberRule::NotAList)).into()),
         };
+        // How many options, before anything of them or of the resource.
+        check_count(accepts)?;
         // v2 names the resource once for every option.
         let resource = match version {
             2 => {
@@ -547,12 +549,7 @@ pub(crate) fn read_accepts(
     accepts: &[Value],
     resource: Option<&str>,
 ) -> Result<Vec<PaymentOption>, ChallengeRule> {
-    if accepts.is_empty() {
-        return Err(ChallengeRule::NoOptions);
-    }
-    if accepts.len() > MAX_OPTIONS {
-        return Err(ChallengeRule::TooManyOptions(accepts.len()));
-    }
+    check_count(accepts)?;
     let mut options = Vec::with_capacity(accepts.len());
     for (i, item) in accepts.iter().enumerate() {
         let at = |member, rule| ChallengeRule::Member { member, rule };
@@ -565,6 +562,15 @@ pub(crate) fn read_accepts(
         options.push(option);
     }
     Ok(options)
+}
+
+/// `accepts` lists 1 to [`MAX_OPTIONS`] options.
+fn check_count(accepts: &[Value]) -> Result<(), ChallengeRule> {
+    match accepts.len() {
+        0 => Err(ChallengeRule::NoOptions),
+        n if n > MAX_OPTIONS => Err(ChallengeRule::TooManyOptions(n)),
+        _ => Ok(()),
+    }
 }
 
 fn read_option(

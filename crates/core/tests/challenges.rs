@@ -234,6 +234,8 @@ fn each_problem_is_named_by_its_type() {
         (r#"{"x402Version":1}"#.into(), None, member(Member::Top("accepts"), shared(MemberRule::Missing))),
         (r#"{"x402Version":1,"accepts":{}}"#.into(), None, member(Member::Top("accepts"), shared(MemberRule::NotAList))),
         (v1(""), None, ChallengeRule::NoOptions),
+        // The count comes before the resource a v2 challenge names.
+        (r#"{"x402Version":2,"accepts":[]}"#.into(), None, ChallengeRule::NoOptions),
         (v1(&format!("{option},1")), None, member(Member::Accepted(1), shared(MemberRule::NotAnObject))),
         (
             v1(&option.replace(r#""1""#, r#""1.5""#)),
