@@ -400,3 +400,24 @@ async fn ctrl_c_stops_after_the_lines_already_printed() {
         "x402-verdict: interrupted: 2 of 50 endpoints looked up\n"
     );
 }
+
+#[tokio::test]
+async fn progress_goes_to_a_terminal_only() {
+    let (facilitator, _) = facilitators((0..30).map(numbered).collect()).await;
+    let command = format!("{BIN} scan {facilitator}/good 2>&1 >/dev/null");
+    // `script` runs it on a pseudo-terminal (bsdutils, on every Debian machine).
+    let out = tokio::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .await
+        .unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{seen}");
+    assert!(
+        seen.contains("\r1/30") && seen.contains("\r30/30"),
+        "{seen:?}"
+    );
+    // Redirected (the other tests): nothing on stderr but what must be said.
+    let (code, _, err) = scan(&[&format!("{facilitator}/good")]).await;
+    assert_eq!((code, err.as_str()), (0, ""));
+}
