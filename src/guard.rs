@@ -39,12 +39,14 @@ pub fn check_policy(name: &str) -> Option<String> {
 
 /// Looks up the endpoint `options` name (as `lookupVerdict` does; `resourceUrl`
 /// is the resource the refusal names) and resolves to the core's decision
-/// under `policy`. Never rejects: a policy that is no policy's name is read
-/// as the default's, and bad options read as `unknown`, `invalid_input`.
+/// under `policy`; `fetched`, when known, is the URL actually fetched. Never
+/// rejects: a policy that is no policy's name is read as the default's, and
+/// bad options read as `unknown`, `invalid_input`.
 #[wasm_bindgen(js_name = checkPayment, unchecked_return_type = "Promise<PaymentCheck>")]
 pub fn check_payment(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PolicyName")] policy: &str,
+    fetched: Option<String>,
 ) -> Promise {
     let policy = Policy::from_name(policy).unwrap_or(Policy::DEFAULT);
     let resource = Reflect::get(&options, &"resourceUrl".into())
@@ -57,12 +59,13 @@ pub fn check_payment(
             Ok(options) => evaluate(&options).await,
             Err(problem) => Evaluation::invalid_input(words(&problem)),
         };
+        let decided = policy.check(&result, &resource, fetched.as_deref());
         let check = Object::new();
         let members: [(&str, JsValue); 4] = [
             ("result", to_object(&result)),
-            ("pays", policy.pays(&result).into()),
+            ("pays", decided.pays.into()),
             ("preference", preference(&result).into()),
-            ("refusal", policy.refusal(&result, &resource).into()),
+            ("refusal", decided.refusal.into()),
         ];
         for (name, value) in members {
             let _ = Reflect::set(&check, &name.into(), &value);

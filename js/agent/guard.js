@@ -11,9 +11,13 @@
 // 3. an onBeforePaymentCreation hook aborts with the core's one line when
 //    the option selected is refused (all were), before anything is signed.
 //    It looks the option up itself when step 1 did not run.
+//
+// Given an x402HTTPClient (which wrapFetchWithPayment then uses as it is),
+// its onPaymentRequired hook records the URL actually fetched, which the core
+// compares with the resource declared; the x402Client inside it is hooked.
 
 /** The core's decision for `requirement`, with the agent's function asked under policy "function". */
-async function decide(engine, settings, paymentRequired, requirement) {
+async function decide(engine, settings, paymentRequired, requirement, fetched) {
   const check = await engine.checkPayment({
     baseUrl: settings.baseUrl,
     publicKey: settings.publicKey,
@@ -23,7 +27,7 @@ async function decide(engine, settings, paymentRequired, requirement) {
     payTo: requirement.payTo,
     // v2 declares the resource once; v1 on each option.
     resourceUrl: paymentRequired?.resource?.url ?? requirement.resource,
-  }, settings.name);
+  }, settings.name, fetched);
   try {
     settings.onVerdict?.(check.result, requirement);
   } catch {
@@ -41,8 +45,8 @@ async function decide(engine, settings, paymentRequired, requirement) {
   return { ...check, pays: false, refusal: reason };
 }
 
-/** Guards `client` with the wasm's `engine` (checkPayment, checkPolicy); returns the client. */
-export function guardWith(engine, client, options = {}) {
+/** Guards `client` (an x402Client, or an x402HTTPClient) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
+export function guardWith(engine, guarded, options = {}) {
   const { policy = "avoid-revoked", onVerdict, baseUrl, publicKey, timeoutMs, strict } = options;
   const custom = typeof policy === "function";
   const name = custom ? "function" : String(policy);
@@ -51,11 +55,20 @@ export function guardWith(engine, client, options = {}) {
   const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, timeoutMs, strict };
   /** Each accepted option's decision, by the option object the client selects among. */
   const decisions = new WeakMap();
+  /** The URL fetched for each PaymentRequired, where an x402HTTPClient tells it. */
+  const fetchedUrls = new WeakMap();
+  const http = typeof guarded.onPaymentRequired === "function" && guarded.client ? guarded : undefined;
+  const client = http ? http.client : guarded;
+  http?.onPaymentRequired(({ paymentRequired, requestUrl }) => {
+    fetchedUrls.set(paymentRequired, requestUrl);
+  });
+  const decideFor = (paymentRequired, requirement) =>
+    decide(engine, settings, paymentRequired, requirement, fetchedUrls.get(paymentRequired));
 
   const create = client.createPaymentPayload;
   client.createPaymentPayload = async function (paymentRequired) {
     const accepts = Array.isArray(paymentRequired?.accepts) ? paymentRequired.accepts : [];
-    const checks = await Promise.all(accepts.map((requirement) => decide(engine, settings, paymentRequired, requirement)));
+    const checks = await Promise.all(accepts.map((requirement) => decideFor(paymentRequired, requirement)));
     accepts.forEach((requirement, i) => decisions.set(requirement, checks[i]));
     return create.call(this, paymentRequired);
   };
@@ -67,8 +80,8 @@ export function guardWith(engine, client, options = {}) {
     return (payable.length > 0 ? payable : ranked).map(({ requirement }) => requirement);
   });
   client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
-    const check = decisions.get(selectedRequirements) ?? await decide(engine, settings, paymentRequired, selectedRequirements);
+    const check = decisions.get(selectedRequirements) ?? await decideFor(paymentRequired, selectedRequirements);
     return check.pays ? undefined : { abort: true, reason: check.refusal };
   });
-  return client;
+  return guarded;
 }

@@ -8,7 +8,17 @@
 //! human-backed first, unknown next, revoked last.
 
 use crate::evaluate::{Evaluation, State};
+use crate::resource::normalize;
 use crate::writing::text;
+
+/// The guard's decision on one payment option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Whether the option may be paid.
+    pub pays: bool,
+    /// The one line the guard aborts with when it is not paid.
+    pub refusal: String,
+}
 
 /// How the guard decides on one payment option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +76,31 @@ impl Policy {
         }
     }
 
+    /// The decision on an option whose declared `resource` looked up to
+    /// `result`. `fetched`, when the agent's setup lets the guard see it, is
+    /// the URL actually fetched: under `require-human-backed`, a resource
+    /// declared on another origin is refused with its own line, since its
+    /// verdict says nothing of the server that asked for the payment.
+    pub fn check(self, result: &Evaluation, resource: &str, fetched: Option<&str>) -> Check {
+        let elsewhere = fetched
+            .filter(|fetched| origin(fetched) != origin(resource) || origin(resource).is_none());
+        match elsewhere {
+            Some(fetched) if self == Policy::RequireHumanBacked => Check {
+                pays: false,
+                refusal: text!(
+                    "x402-verdict: not paying {}: it is declared on another origin than the URL fetched, {} (policy {}).",
+                    one_line(resource),
+                    one_line(fetched),
+                    self.as_str()
+                ),
+            },
+            _ => Check {
+                pays: self.pays(result),
+                refusal: self.refusal(result, resource),
+            },
+        }
+    }
+
     /// Why the guard refuses to pay `resource` under this policy, in one
     /// line: `x402-verdict: not paying https://api.example/data: state
     /// revoked, outcome revoked, reason revoked (policy avoid-revoked).`
@@ -92,6 +127,18 @@ pub fn preference(result: &Evaluation) -> u8 {
         State::Unknown => 1,
         State::Revoked => 2,
     }
+}
+
+/// The origin (`scheme://host[:port]`, normalized) of an `http` or `https`
+/// URL; `None` for any other value.
+fn origin(url: &str) -> Option<String> {
+    let normalized = normalize(url);
+    let (scheme, rest) = normalized.split_once("://")?;
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some(text!("{}://{}", scheme, &rest[..end]))
 }
 
 /// `text` with every control character (a line break included) shown as
@@ -162,6 +209,41 @@ mod tests {
         assert_eq!(
             Policy::AgentFunction.refusal(&backed, "https://a.example/"),
             "x402-verdict: not paying https://a.example/: state human-backed, outcome human_backed (policy function)."
+        );
+    }
+
+    #[test]
+    fn another_origin_is_refused_under_require_human_backed_only() {
+        let backed = result(State::HumanBacked, Outcome::HumanBacked, None);
+        let declared = "https://api.example/data";
+        for fetched in ["HTTPS://API.example:443/other?q", "https://api.example"] {
+            assert!(
+                Policy::RequireHumanBacked
+                    .check(&backed, declared, Some(fetched))
+                    .pays,
+                "{fetched}"
+            );
+        }
+        let refused =
+            Policy::RequireHumanBacked.check(&backed, declared, Some("https://evil.example/data"));
+        assert_eq!(refused, Check {
+            pays: false,
+            refusal: "x402-verdict: not paying https://api.example/data: it is declared on another origin than the URL fetched, https://evil.example/data (policy require-human-backed).".to_owned(),
+        });
+        assert!(
+            !Policy::RequireHumanBacked
+                .check(&backed, "mcp://x", Some("https://api.example/"))
+                .pays
+        );
+        assert!(
+            Policy::AvoidRevoked
+                .check(&backed, declared, Some("https://evil.example/"))
+                .pays
+        );
+        assert!(
+            Policy::RequireHumanBacked
+                .check(&backed, declared, None)
+                .pays
         );
     }
 
