@@ -1,13 +1,15 @@
 // The x402-verdict package's guard on the official x402 client, unmodified:
 // @x402/fetch 2.27 with @x402/evm's exact scheme and a viem local account
-// (signing is offline), paying @x402/express 2.27 and x402-express 1.2
-// routes whose facilitator is a loopback fake. The reference service holds
+// (signing is offline), and @x402/axios (2.11, its latest, on its own
+// @x402/core), paying @x402/express 2.27 and x402-express 1.2 routes whose facilitator is a loopback fake. The reference service holds
 // the attestations; a loopback front to it tampers, stalls, floods and
 // counts. Each test counts the payment headers the paid server received.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
+import axios from "axios";
+import { wrapAxiosWithPayment, x402Client as x402AxiosClient } from "@x402/axios";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -298,5 +300,26 @@ describe("x402 v1 (x402-express 1.2)", () => {
     const refused = await pay("/legacy/quote", { ...direct(), policy: (result) => result.state !== "human-backed" });
     assert.equal(refused.payments.length, 0);
     assert.match(refused.error.message, new RegExp(`x402-verdict: not paying ${paid.url}/legacy/quote: state human-backed, outcome human_backed \\(policy function\\)\\.$`));
+  });
+});
+
+describe("@x402/axios", () => {
+  /** An axios instance paying with a guarded @x402/axios client. */
+  function payingAxios(options) {
+    const client = new x402AxiosClient().register("eip155:*", new ExactEvmScheme(toClientEvmSigner(ACCOUNT)));
+    guard(client, { publicKey: PUBLIC_KEY, strict: true, ...options });
+    return wrapAxiosWithPayment(axios.create(), client);
+  }
+
+  test("human-backed: paid once; revoked: rejected with the guard's reason, nothing sent", async () => {
+    const from = paid.payments.length;
+    const response = await payingAxios(direct()).get(`${paid.url}/report`);
+    assert.equal(response.status, 200);
+    assert.equal(paymentsFor("/report", from).length, 1);
+    const error = await payingAxios(direct()).get(`${paid.url}/weather`).then(() => null, (e) => e);
+    assert.equal(paymentsFor("/weather", from).length, 0);
+    assert.ok(error.message.endsWith(
+      `x402-verdict: not paying ${paid.url}/weather: state revoked, outcome revoked, reason revoked (policy avoid-revoked).`,
+    ), error.message);
   });
 });
