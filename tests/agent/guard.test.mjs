@@ -114,6 +114,15 @@ async function pay(path, options) {
   return { status, error, payments: paymentsFor(path, from), ms: performance.now() - began };
 }
 
+/** Pays `path` with `options`, asserting that it was paid once; resolves to the payment's decoded payload. */
+async function paidOnce(path, options) {
+  const { status, error, payments } = await pay(path, options);
+  assert.equal(error, undefined);
+  assert.equal(status, 200);
+  assert.equal(payments.length, 1);
+  return JSON.parse(Buffer.from(payments[0].value, "base64").toString());
+}
+
 before(async () => {
   paid = await startX402Servers();
   const base = paid.url;
@@ -145,36 +154,25 @@ describe("the default policy, avoid-revoked", () => {
     ), error.message);
   });
 
-  test("human-backed: paid once", async () => {
-    const { status, error, payments } = await pay("/report", direct());
-    assert.equal(error, undefined);
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
-    assert.equal(payments[0].header, "payment-signature");
+  test("human-backed: paid once, by PAYMENT-SIGNATURE", async () => {
+    const payload = await paidOnce("/report", direct());
+    assert.equal(payload.x402Version, 2);
+    assert.equal(paymentsFor("/report").at(-1).header, "payment-signature");
   });
 
   test("unknown (not listed): paid once", async () => {
-    const { status, payments } = await pay("/v1x", direct());
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
+    await paidOnce("/v1x", direct());
   });
 
   test("two options, one revoked, one human-backed: the human-backed one is paid", async () => {
-    const { status, payments } = await pay("/pair", direct());
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
-    const payload = JSON.parse(Buffer.from(payments[0].value, "base64").toString());
+    const payload = await paidOnce("/pair", direct());
     assert.equal(payload.accepted.payTo.toLowerCase(), EVM_PAY_TO.toLowerCase());
   });
 
   test("a tampered verdict never reads human-backed; unknown is paid", async () => {
     const seen = [];
-    const { status, payments } = await pay("/report", { baseUrl: `${front.url}/tamper`, onVerdict: (result) => seen.push(result) });
-    assert.equal(seen.length, 1);
-    assert.equal(seen[0].state, "unknown");
-    assert.equal(seen[0].reason, "signature_invalid");
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
+    await paidOnce("/report", { baseUrl: `${front.url}/tamper`, onVerdict: (result) => seen.push(result) });
+    assert.deepEqual(seen.map((r) => [r.state, r.reason]), [["unknown", "signature_invalid"]]);
   });
 });
 
@@ -182,9 +180,7 @@ describe("require-human-backed", () => {
   const strict = () => ({ ...direct(), policy: "require-human-backed" });
 
   test("human-backed: paid once", async () => {
-    const { status, payments } = await pay("/report", strict());
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
+    await paidOnce("/report", strict());
   });
 
   test("unknown: refused with the core's line, nothing sent", async () => {
@@ -202,9 +198,8 @@ describe("require-human-backed", () => {
   });
 
   test("two options, one revoked: the human-backed one is paid", async () => {
-    const { status, payments } = await pay("/pair", strict());
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
+    const payload = await paidOnce("/pair", strict());
+    assert.equal(payload.accepted.payTo.toLowerCase(), EVM_PAY_TO.toLowerCase());
   });
 });
 
@@ -219,9 +214,7 @@ describe("a resource declared on another origin than the URL fetched", () => {
 
   test("the default looks the declared resource up and pays on unknown", async () => {
     const seen = [];
-    const { status, payments } = await pay("/elsewhere", { ...direct(), http: true, onVerdict: (r) => seen.push(r.state) });
-    assert.equal(status, 200);
-    assert.equal(payments.length, 1);
+    await paidOnce("/elsewhere", { ...direct(), http: true, onVerdict: (r) => seen.push(r.state) });
     assert.deepEqual(seen, ["unknown"]);
   });
 });
