@@ -12,9 +12,10 @@
 //    the option selected is refused (all were), before anything is signed.
 //    It looks the option up itself when step 1 did not run.
 //
-// Given an x402HTTPClient (which wrapFetchWithPayment then uses as it is),
-// its onPaymentRequired hook records the URL actually fetched, which the core
-// compares with the resource declared; the x402Client inside it is hooked.
+// Given options.httpClient, an x402HTTPClient made on the client (which
+// wrapFetchWithPayment then uses as it is), its onPaymentRequired hook
+// records the URL actually fetched, which the core compares with the
+// resource declared.
 
 /** The core's decision for `requirement`, with the agent's function asked under policy "function". */
 async function decide(engine, settings, paymentRequired, requirement, fetched) {
@@ -45,9 +46,9 @@ async function decide(engine, settings, paymentRequired, requirement, fetched) {
   return { ...check, pays: false, refusal: reason };
 }
 
-/** Guards `client` (an x402Client, or an x402HTTPClient) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
-export function guardWith(engine, guarded, options = {}) {
-  const { policy = "avoid-revoked", onVerdict, baseUrl, publicKey, timeoutMs, strict } = options;
+/** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
+export function guardWith(engine, client, options = {}) {
+  const { policy = "avoid-revoked", onVerdict, baseUrl, publicKey, timeoutMs, strict, httpClient } = options;
   const custom = typeof policy === "function";
   const name = custom ? "function" : String(policy);
   const problem = custom ? undefined : engine.checkPolicy(name);
@@ -57,9 +58,7 @@ export function guardWith(engine, guarded, options = {}) {
   const decisions = new WeakMap();
   /** The URL fetched for each PaymentRequired, where an x402HTTPClient tells it. */
   const fetchedUrls = new WeakMap();
-  const http = typeof guarded.onPaymentRequired === "function" && guarded.client ? guarded : undefined;
-  const client = http ? http.client : guarded;
-  http?.onPaymentRequired(({ paymentRequired, requestUrl }) => {
+  httpClient?.onPaymentRequired(async ({ paymentRequired, requestUrl }) => {
     fetchedUrls.set(paymentRequired, requestUrl);
   });
   const decideFor = (paymentRequired, requirement) =>
@@ -83,5 +82,5 @@ export function guardWith(engine, guarded, options = {}) {
     const check = decisions.get(selectedRequirements) ?? await decideFor(paymentRequired, selectedRequirements);
     return check.pays ? undefined : { abort: true, reason: check.refusal };
   });
-  return guarded;
+  return client;
 }

@@ -36,6 +36,12 @@ export interface GuardOptions {
   strict?: boolean;
   /** `"avoid-revoked"` (default), `"require-human-backed"`, or a function. */
   policy?: "avoid-revoked" | "require-human-backed" | PolicyFunction;
+  /**
+   * An x402HTTPClient made on this client, to give wrapFetchWithPayment: the
+   * guard then sees the URL fetched, and `require-human-backed` refuses a
+   * resource declared on another origin.
+   */
+  httpClient?: { onPaymentRequired(hook: (context: { paymentRequired: unknown; requestUrl: string }) => Promise<void>): unknown };
   /** Called with each option's result, for logging. */
   onVerdict?: (result: VerdictResult, requirement: PaymentRequirement) => void;
 }

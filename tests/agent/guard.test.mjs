@@ -84,16 +84,16 @@ async function startFront(target) {
 
 /**
  * A fetch that pays with a guarded client (v2 on every EVM network, v1 on
- * base-sepolia); `http`: the guard is given an x402HTTPClient, which sees the URL fetched.
+ * base-sepolia); `http`: it pays through an x402HTTPClient given to the guard, which then sees the URL fetched.
  */
 function payingFetch({ http = false, ...options }) {
   const signer = toClientEvmSigner(ACCOUNT);
   const client = new x402Client()
     .register("eip155:*", new ExactEvmScheme(signer))
     .registerV1("base-sepolia", new ExactEvmSchemeV1(signer));
-  const guarded = http ? new x402HTTPClient(client) : client;
-  assert.equal(guard(guarded, { publicKey: PUBLIC_KEY, strict: true, ...options }), guarded);
-  return wrapFetchWithPayment(fetch, guarded);
+  const httpClient = http ? new x402HTTPClient(client) : undefined;
+  assert.equal(guard(client, { publicKey: PUBLIC_KEY, strict: true, httpClient, ...options }), client);
+  return wrapFetchWithPayment(fetch, httpClient ?? client);
 }
 
 /** The payment headers the paid server received for `path` since `from` (an index into its list). */
