@@ -6,7 +6,9 @@
 // counts. Each test counts the payment headers the paid server received.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { createServer } from "node:http";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import axios from "axios";
 import { wrapAxiosWithPayment, x402Client as x402AxiosClient } from "@x402/axios";
@@ -25,13 +27,16 @@ const { endpointStatus, guard, lookupVerdict } = await import(`${AGENT_PACKAGE}i
 const ACCOUNT = privateKeyToAccount(`0x${"11".repeat(32)}`);
 const PUBLIC_KEY = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
 
+const run = promisify(execFile);
+
 let paid, service, front;
 
 /**
  * A front to the reference service at `target`: `/<mode>/v0/verdict…` is
  * forwarded as `/v0/verdict…`, as it is (`direct`), with its verdict
- * altered after signing (`tamper`), after 10 s (`slow`), or replaced by
- * 50 MB of spaces (`huge`). `asked` counts the requests by mode.
+ * altered after signing (`tamper`), after 10 s (`slow`), kept for one
+ * second only (`brief`: Cache-Control max-age=1), or replaced by 50 MB of
+ * spaces (`huge`). `asked` counts the requests by mode.
  */
 async function startFront(target) {
   const asked = new Map();
@@ -66,7 +71,7 @@ async function startFront(target) {
       body = JSON.stringify(document);
     }
     if (res.destroyed) return;
-    const cache = answer.headers.get("cache-control");
+    const cache = mode === "brief" ? "max-age=1" : answer.headers.get("cache-control");
     res.writeHead(answer.status, { "Content-Type": "application/json", ...(cache ? { "Cache-Control": cache } : {}) });
     res.end(body);
   });
@@ -275,6 +280,26 @@ describe("lookups", () => {
     assert.equal(results[0].signature, "valid");
     assert.equal((await lookupVerdict(options)).state, "human-backed");
     assert.equal(front.asked.get("shared"), 1);
+  });
+
+  test("a kept answer goes when its Cache-Control lifetime ends", async () => {
+    const options = { baseUrl: `${front.url}/brief`, chain: EVM_NETWORK, payTo: EVM_PAY_TO, resourceUrl: `${paid.url}/report` };
+    await lookupVerdict(options);
+    await lookupVerdict(options);
+    assert.equal(front.asked.get("brief"), 1);
+    await new Promise((ok) => setTimeout(ok, 1100));
+    assert.equal((await lookupVerdict(options)).state, "human-backed");
+    assert.equal(front.asked.get("brief"), 2);
+  });
+
+  test("a Node process whose answer is kept for a minute exits as soon as its work is done", async () => {
+    const options = { baseUrl: `${front.url}/exit`, chain: EVM_NETWORK, payTo: EVM_PAY_TO, resourceUrl: `${paid.url}/report` };
+    const code = `const { lookupVerdict } = await import(${JSON.stringify(`${AGENT_PACKAGE}index.js`)});
+      console.log((await lookupVerdict(${JSON.stringify(options)})).state);`;
+    const began = performance.now();
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], { timeout: 20_000 });
+    assert.equal(stdout.trim(), "human-backed");
+    assert.ok(performance.now() - began < 10_000, `exited after ${performance.now() - began} ms`);
   });
 
   test("bad options resolve to unknown, invalid_input, and never reject", async () => {
