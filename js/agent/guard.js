@@ -72,10 +72,13 @@ export function guardWith(engine, client, options = {}) {
     return create.call(this, paymentRequired);
   };
   client.registerPolicy((version, requirements) => {
+    // Options not looked up (a selection outside createPaymentPayload) keep
+    // their order: the hook checks the one selected.
+    if (!requirements.every((requirement) => decisions.has(requirement))) return requirements;
     const ranked = requirements
       .map((requirement, i) => ({ requirement, i, check: decisions.get(requirement) }))
-      .sort((a, b) => (a.check?.preference ?? 1) - (b.check?.preference ?? 1) || a.i - b.i);
-    const payable = ranked.filter(({ check }) => check?.pays ?? true);
+      .sort((a, b) => a.check.preference - b.check.preference || a.i - b.i);
+    const payable = ranked.filter(({ check }) => check.pays);
     return (payable.length > 0 ? payable : ranked).map(({ requirement }) => requirement);
   });
   client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {

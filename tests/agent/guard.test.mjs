@@ -184,6 +184,27 @@ describe("the default policy, avoid-revoked", () => {
   });
 });
 
+describe("the hook alone", () => {
+  test("a payment created past the guard's wrapper is still checked, and refused when revoked", async () => {
+    const client = new x402Client().register("eip155:*", new ExactEvmScheme(toClientEvmSigner(ACCOUNT)));
+    guard(client, { ...direct(), publicKey: PUBLIC_KEY, strict: true });
+    const challenge = (path) => ({
+      x402Version: 2,
+      resource: { url: `${paid.url}${path}`, description: "", mimeType: "application/json" },
+      accepts: [{
+        scheme: "exact", network: EVM_NETWORK, amount: "10000", asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+        payTo: EVM_PAY_TO, maxTimeoutSeconds: 60, extra: { name: "USDC", version: "2" },
+      }],
+    });
+    // The class's own method, not the instance's wrapper: only the hook stands between.
+    const created = x402Client.prototype.createPaymentPayload;
+    await assert.rejects(created.call(client, challenge("/weather")), {
+      message: `Payment creation aborted: x402-verdict: not paying ${paid.url}/weather: state revoked, outcome revoked, reason revoked (policy avoid-revoked).`,
+    });
+    assert.equal((await created.call(client, challenge("/report"))).accepted.payTo, EVM_PAY_TO);
+  });
+});
+
 describe("require-human-backed", () => {
   const strict = () => ({ ...direct(), policy: "require-human-backed" });
 
