@@ -1,35 +1,37 @@
-// The same guard in a web app in Chromium: a page bundled with @x402/fetch
-// 2.27, @x402/evm and a viem local account pays @x402/express 2.27 routes
-// (the page on their origin), the x402-verdict package loaded from /agent/
-// (its wasm fetched next to it), the reference service on another origin.
-// The paid server counts the payment headers it receives.
+// The same guard in a web app in Chromium: an app using @x402/fetch 2.27,
+// @x402/evm, a viem local account and the x402-verdict package (installed
+// from its `npm pack` tarball), built for production by Vite, pays
+// @x402/express 2.27 routes (the app served on their origin, its wasm the
+// one Vite emitted), the reference service on another origin. The paid
+// server counts the payment headers it receives.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
-import { rolldown } from "rolldown";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { launch } from "../support/browser.mjs";
 import { AGENT_PACKAGE } from "../support/package.mjs";
 import { KEYS, attested, serveRegistry } from "../support/reference-service.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
-const APP = new URL("../../.work/agent-app/", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
+const APP = `${ROOT}.work/agent-app/`;
 const PUBLIC_KEY = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
 
 let paid, service, browser, tab;
 
 before(async () => {
-  mkdirSync(APP, { recursive: true });
-  const bundle = await rolldown({
-    input: new URL("app/app.js", import.meta.url).pathname,
-    platform: "browser",
-    external: ["/agent/index.js"],
+  rmSync(APP, { recursive: true, force: true });
+  const installed = `${APP}node_modules/x402-verdict`;
+  mkdirSync(installed, { recursive: true });
+  const tarball = execFileSync("npm", ["pack", AGENT_PACKAGE, "--pack-destination", APP, "--silent"], { encoding: "utf8" }).trim().split("\n").pop();
+  execFileSync("tar", ["-xzf", `${APP}${tarball}`, "-C", installed, "--strip-components=1"]);
+  copyFileSync(new URL("app/app.js", import.meta.url), `${APP}app.js`);
+  writeFileSync(`${APP}index.html`, '<!doctype html><title>app</title><script type="module" src="/app.js"></script>');
+  execFileSync(process.execPath, [`${ROOT}node_modules/vite/bin/vite.js`, "build", APP, "--logLevel", "error"], {
+    cwd: ROOT, stdio: ["ignore", "inherit", "inherit"],
   });
-  await bundle.write({ dir: APP, format: "es", entryFileNames: "app.js" });
-  await bundle.close();
-  paid = await startX402Servers({
-    folders: { "/agent": AGENT_PACKAGE, "/app": APP },
-    pages: { "/app.html": '<!doctype html><title>app</title><script type="module" src="/app/app.js"></script>' },
-  });
+  assert.ok(readdirSync(`${APP}dist/assets`).some((f) => f.endsWith(".wasm")), "Vite emitted the package's wasm");
+  paid = await startX402Servers({ folders: { "/": `${APP}dist/` } });
   service = await serveRegistry({
     attestations: [
       attested(EVM_NETWORK, EVM_PAY_TO, `${paid.url}/report`, { match: "path" }),
@@ -38,7 +40,7 @@ before(async () => {
   }, "agent-browser-registry.json");
   browser = await launch("chromium");
   tab = await browser.newPage();
-  await tab.goto(`${paid.url}/app.html`);
+  await tab.goto(`${paid.url}/index.html`);
   await tab.waitForFunction(() => window.ready === true);
 });
 

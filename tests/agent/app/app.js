@@ -1,11 +1,11 @@
 // A web app that pays with @x402/fetch through the x402-verdict guard, for
-// tests/agent/browser.test.mjs: bundled by rolldown, the package itself
-// loaded from /agent/ as a page would (its wasm fetched next to it).
+// tests/agent/browser.test.mjs: built for production by Vite, the package
+// installed from its `npm pack` tarball, as an app would.
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
-import { guard } from "/agent/index.js";
+import { guard } from "x402-verdict";
 
 const SIGNER = toClientEvmSigner(privateKeyToAccount(`0x${"11".repeat(32)}`));
 
