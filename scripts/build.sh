@@ -73,11 +73,18 @@ wasm-opt "${js_wasm_opt_passes[@]}" "$js_wasm" -o "$js_wasm"
 node scripts/minify.mjs "$js_dir" --to-js
 
 # The x402-verdict package, for code that pays: its own wasm (the guard's
-# decisions, no DOM) and glue, and its JavaScript (scripts/package-agent.mjs).
+# decisions, no DOM) and glue, its JavaScript build, and its JavaScript
+# (scripts/package-agent.mjs).
+# Its JavaScript build (where WebAssembly cannot run) is built as the
+# badge's is, with the agent's features alone.
 agent_dir=target/agent-build/pkg
 wasm_pack "$agent_dir" "" "$agent_name" --no-default-features --features "$agent_features"
 wasm-opt "${wasm_opt_passes[@]}" "$agent_dir/${agent_name}_bg.wasm" -o "$agent_dir/${agent_name}_bg.wasm"
-node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name"
+agent_js_dir=target/agent-js-build/pkg
+CARGO_TARGET_DIR=target/agent-js-build wasm_pack "$agent_js_dir" "$js_rustflags" "$agent_name" --no-default-features --features "$agent_features"
+wasm-opt "${js_wasm_opt_passes[@]}" "$agent_js_dir/${agent_name}_bg.wasm" -o "$agent_js_dir/${agent_name}_bg.wasm"
+node scripts/minify.mjs "$agent_js_dir" --to-js --stem "$agent_name"
+node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name" "$agent_js_dir"
 
 # The core's words for the package's JavaScript (crates/core/src/browser.rs).
 cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"

@@ -1,25 +1,33 @@
 // Makes the x402-verdict package (for code that pays) in <out dir> from the
 // wasm-pack build in <build dir> (run by scripts/build.sh): its wasm and
-// glue (<stem>.js, <stem>_bg.wasm, <stem>.d.ts), js/early.js beside them
-// (the glue's one import, rewritten from wasm-bindgen's snippet copy),
-// js/agent/ (the entry, the guard, the types), the licences and its
-// package.json.
+// glue (<stem>.js, <stem>_bg.wasm, <stem>.d.ts), the JavaScript build from
+// <js build dir> (minify.mjs --to-js: its glue holding the wasm2js
+// translation) as <stem>_js.js, js/early.js beside them (each glue's one
+// import, rewritten from wasm-bindgen's snippet copy), js/agent/ (the entry,
+// the guard, the types), the licences and its package.json.
 //
-// Usage: node scripts/package-agent.mjs <build dir> <out dir> <file name stem>
+// Usage: node scripts/package-agent.mjs <build dir> <out dir> <file name stem> <js build dir>
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [build, out, stem] = process.argv.slice(2);
-if (!stem) throw new Error("usage: node scripts/package-agent.mjs <build dir> <out dir> <file name stem>");
+const [build, out, stem, jsBuild] = process.argv.slice(2);
+if (!jsBuild) throw new Error("usage: node scripts/package-agent.mjs <build dir> <out dir> <file name stem> <js build dir>");
 const ROOT = new URL("../", import.meta.url);
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const snippet = /(["'])\.\/snippets\/[^"']*\/js\/early\.js\1/;
-const glue = readFileSync(join(build, `${stem}.js`), "utf8");
-if (!snippet.test(glue)) throw new Error("package-agent: expected an import of the snippet js/early.js in the glue");
-writeFileSync(join(out, `${stem}.js`), glue.replace(snippet, '"./early.js"'));
+/** The glue in `dir`, importing the package's own ./early.js. */
+function glue(dir) {
+  const code = readFileSync(join(dir, `${stem}.js`), "utf8");
+  if (!snippet.test(code)) throw new Error(`package-agent: expected an import of the snippet js/early.js in ${dir}'s glue`);
+  return code.replace(snippet, '"./early.js"');
+}
+writeFileSync(join(out, `${stem}.js`), glue(build));
+const jsGlue = glue(jsBuild);
+if (!jsGlue.includes("initJs")) throw new Error(`package-agent: ${jsBuild} holds no JavaScript build (minify.mjs --to-js)`);
+writeFileSync(join(out, `${stem}_js.js`), jsGlue);
 for (const name of [`${stem}_bg.wasm`, `${stem}.d.ts`]) copyFileSync(join(build, name), join(out, name));
 copyFileSync(new URL("js/early.js", ROOT), join(out, "early.js"));
 for (const name of readdirSync(new URL("js/agent/", ROOT))) copyFileSync(new URL(`js/agent/${name}`, ROOT), join(out, name));
