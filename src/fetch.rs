@@ -13,9 +13,9 @@
 //! in time the badges are drawn. Failures are never kept.
 //!
 //! In the agent's build (feature `agent`, for Node as for browsers) the
-//! request is the global `fetch`'s, not the window's, and a kept answer
-//! goes when a later lookup finds it expired, not by a timer (which would
-//! keep a Node process alive for as long as the answer is fresh).
+//! request is the global `fetch`'s, not the window's, and kept answers go
+//! when a later lookup finds them expired, not by a timer (which would keep
+//! a Node process alive for as long as an answer is fresh).
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
@@ -80,14 +80,22 @@ fn keep(key: JsValue, seconds: u32) {
     EXPIRES.with(|map| map.set(&key, &JsValue::from(deadline)));
 }
 
-/// Forgets the answer kept for `key` if it has expired.
+/// Forgets every kept answer that has expired (at most
+/// [`MAX_KEPT_ANSWERS`] to look at), so that none is reused late and the
+/// expired ones leave room for new answers.
 #[cfg(feature = "agent")]
-fn forget_expired(key: &JsValue) {
-    let expired = EXPIRES
-        .with(|map| map.get(key).as_f64())
-        .is_some_and(|deadline| deadline <= js_sys::Date::now());
-    if expired {
-        forget(key);
+fn forget_expired() {
+    let now = js_sys::Date::now();
+    let expired = Array::new();
+    EXPIRES.with(|map| {
+        map.for_each(&mut |deadline, key| {
+            if deadline.as_f64().is_some_and(|deadline| deadline <= now) {
+                expired.push(&key);
+            }
+        })
+    });
+    for key in expired.iter() {
+        forget(&key);
     }
 }
 
@@ -96,7 +104,7 @@ fn forget_expired(key: &JsValue) {
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
     let key = JsValue::from(words(&timeout_ms) + " " + &url);
     #[cfg(feature = "agent")]
-    forget_expired(&key);
+    forget_expired();
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
