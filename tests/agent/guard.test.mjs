@@ -34,8 +34,8 @@ let paid, service, front;
 /**
  * A front to the reference service at `target`: `/<mode>/v0/verdict…` is
  * forwarded as `/v0/verdict…`, as it is (`direct`), with its verdict
- * altered after signing (`tamper`), after 10 s (`slow`), kept for one
- * second only (`brief`: Cache-Control max-age=1), redirected to another
+ * altered after signing (`tamper`), after 10 s (`slow`), kept for
+ * two seconds only (`brief`: Cache-Control max-age=2), redirected to another
  * origin (`redirect`: the paid server's), or replaced by garbage
  * (`garbage`) or by 50 MB of spaces (`huge`). `asked` counts the requests by mode.
  */
@@ -74,7 +74,7 @@ async function startFront(target) {
       body = JSON.stringify(document);
     }
     if (res.destroyed) return;
-    const cache = mode === "brief" ? "max-age=1" : answer.headers.get("cache-control");
+    const cache = mode === "brief" ? "max-age=2" : answer.headers.get("cache-control");
     res.writeHead(answer.status, { "Content-Type": "application/json", ...(cache ? { "Cache-Control": cache } : {}) });
     res.end(body);
   });
@@ -287,16 +287,19 @@ describe("a verification service that fails reads unknown within the timeout", (
     test(`${name}: avoid-revoked pays, require-human-backed refuses`, async () => {
       const timeoutMs = 800;
       const results = [];
-      const lenient = await pay("/report", { baseUrl: baseUrl(), timeoutMs, onVerdict: (r) => results.push(r) });
+      const began = performance.now();
+      const lenient = await pay("/report", { baseUrl: baseUrl(), timeoutMs, onVerdict: (r) => results.push({ ...r, ms: performance.now() - began }) });
       assert.equal(lenient.status, 200);
       assert.equal(lenient.payments.length, 1);
       assert.equal(results[0].state, "unknown");
       assert.deepEqual([results[0].outcome, results[0].reason], ["no_response", reason]);
-      assert.ok(lenient.ms < timeoutMs + 1500, `${lenient.ms} ms`);
+      // The verdict within the timeout (and a margin for a loaded machine); the payment after it.
+      assert.ok(results[0].ms < timeoutMs + 500, `verdict after ${results[0].ms} ms`);
+      assert.ok(lenient.ms < timeoutMs + 2500, `${lenient.ms} ms`);
       const refused = await pay("/report", { baseUrl: baseUrl(), timeoutMs, policy: "require-human-backed" });
       assert.equal(refused.payments.length, 0);
       assert.ok(refused.error.message.endsWith(`state unknown, outcome no_response, reason ${reason} (policy require-human-backed).`), refused.error.message);
-      assert.ok(refused.ms < timeoutMs + 1500, `${refused.ms} ms`);
+      assert.ok(refused.ms < timeoutMs + 1000, `${refused.ms} ms`);
     });
   }
 });
@@ -317,7 +320,7 @@ describe("lookups", () => {
     await lookupVerdict(options);
     await lookupVerdict(options);
     assert.equal(front.asked.get("brief"), 1);
-    await new Promise((ok) => setTimeout(ok, 1100));
+    await new Promise((ok) => setTimeout(ok, 2100));
     assert.equal((await lookupVerdict(options)).state, "human-backed");
     assert.equal(front.asked.get("brief"), 2);
   });
