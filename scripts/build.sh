@@ -15,7 +15,7 @@ cargo build --release -p x402-verdict --quiet
 target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics
 
 # target, out_dir, profile, features, embed_features, embed_name,
-# challenge_features, challenge_name,
+# challenge_features, challenge_name, agent_features, agent_out_dir, agent_name,
 # wasm_opt_passes, size_rustflags, size_cargo_args, fallback_warning,
 # js_rustflags, js_cargo_args, js_wasm_opt_passes: from wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
@@ -71,6 +71,20 @@ CARGO_TARGET_DIR=target/js-build wasm_pack "$js_dir" "$js_rustflags" x402_verdic
 js_wasm="$js_dir/x402_verdict_badge_bg.wasm"
 wasm-opt "${js_wasm_opt_passes[@]}" "$js_wasm" -o "$js_wasm"
 node scripts/minify.mjs "$js_dir" --to-js
+
+# The x402-verdict package, for code that pays: its own wasm (the guard's
+# decisions, no DOM) and glue, its JavaScript build, and its JavaScript
+# (scripts/package-agent.mjs).
+# Its JavaScript build (where WebAssembly cannot run) is built as the
+# badge's is, with the agent's features alone.
+agent_dir=target/agent-build/pkg
+wasm_pack "$agent_dir" "" "$agent_name" --no-default-features --features "$agent_features"
+wasm-opt "${wasm_opt_passes[@]}" "$agent_dir/${agent_name}_bg.wasm" -o "$agent_dir/${agent_name}_bg.wasm"
+agent_js_dir=target/agent-js-build/pkg
+CARGO_TARGET_DIR=target/agent-js-build wasm_pack "$agent_js_dir" "$js_rustflags" "$agent_name" --no-default-features --features "$agent_features"
+wasm-opt "${js_wasm_opt_passes[@]}" "$agent_js_dir/${agent_name}_bg.wasm" -o "$agent_js_dir/${agent_name}_bg.wasm"
+node scripts/minify.mjs "$agent_js_dir" --to-js --stem "$agent_name"
+node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name" "$agent_js_dir"
 
 # The core's words for the package's JavaScript (crates/core/src/browser.rs).
 cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"

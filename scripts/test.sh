@@ -21,6 +21,8 @@ step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
+# The x402-verdict package's wasm (its own feature, outside the defaults).
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --workspace --quiet
@@ -47,5 +49,5 @@ GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, end-to-end (Chromium, Firefox, WebKit), MCP and interoperability tests (node --test)"
-node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/
+step "build configuration, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/

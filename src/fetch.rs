@@ -11,6 +11,11 @@
 //! settled, its status and body for as long as the response's
 //! `Cache-Control` allows ([`x402_verdict_core::cache`]), however far apart
 //! in time the badges are drawn. Failures are never kept.
+//!
+//! In the agent's build (feature `agent`, for Node as for browsers) the
+//! request is the global `fetch`'s, not the window's, and kept answers go
+//! when a later lookup finds them expired, not by a timer (which would keep
+//! a Node process alive for as long as an answer is fresh).
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
@@ -35,17 +40,71 @@ extern "C" {
     fn take_early(url: &str) -> JsValue;
 }
 
+#[cfg(feature = "agent")]
+#[wasm_bindgen]
+extern "C" {
+    /// The global `fetch` (Node's and every browser's).
+    #[wasm_bindgen(catch, js_name = fetch)]
+    fn global_fetch(url: &str, init: &RequestInit) -> Result<Promise, JsValue>;
+}
+
 thread_local! {
     /// The requests in flight, and those settled whose answer is still
     /// fresh: a JS `Map` from `"{timeout} {url}"` to the promise of its
     /// [`encode`]d result.
     static IN_FLIGHT: Map = Map::new();
+    /// In the agent's build: when each kept answer of [`IN_FLIGHT`] expires
+    /// (`Date.now()` milliseconds), by the same key.
+    #[cfg(feature = "agent")]
+    static EXPIRES: Map = Map::new();
+}
+
+/// Forgets the answer kept for `key`, and when it expires.
+fn forget(key: &JsValue) {
+    IN_FLIGHT.with(|map| map.delete(key));
+    #[cfg(feature = "agent")]
+    EXPIRES.with(|map| map.delete(key));
+}
+
+/// Keeps the settled answer for `key` for `seconds`.
+#[cfg(not(feature = "agent"))]
+fn keep(key: JsValue, seconds: u32) {
+    Timeout::new(seconds * 1000, move || forget(&key)).forget();
+}
+
+/// Keeps the settled answer for `key` for `seconds`: until a lookup after
+/// then finds it expired.
+#[cfg(feature = "agent")]
+fn keep(key: JsValue, seconds: u32) {
+    let deadline = js_sys::Date::now() + f64::from(seconds) * 1000.0;
+    EXPIRES.with(|map| map.set(&key, &JsValue::from(deadline)));
+}
+
+/// Forgets every kept answer that has expired (at most
+/// [`MAX_KEPT_ANSWERS`] to look at), so that none is reused late and the
+/// expired ones leave room for new answers.
+#[cfg(feature = "agent")]
+fn forget_expired() {
+    let now = js_sys::Date::now();
+    let expired = Array::new();
+    EXPIRES.with(|map| {
+        map.for_each(&mut |deadline, key| {
+            if deadline.as_f64().is_some_and(|deadline| deadline <= now) {
+                expired.push(&key);
+            }
+        })
+    });
+    for key in expired.iter() {
+        forget(&key);
+    }
 }
 
 /// Fetches `url`, or shares the answer to a request for the same URL and
 /// timeout: in flight, or settled and still fresh.
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
     let key = JsValue::from(words(&timeout_ms) + " " + &url);
+    #[cfg(feature = "agent")]
+    forget_expired();
     let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
@@ -56,12 +115,9 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
                     // The settled promise stays in the map while its answer
                     // is fresh (within MAX_KEPT_ANSWERS), then goes.
                     if reuse == 0 || IN_FLIGHT.with(Map::size) > MAX_KEPT_ANSWERS {
-                        IN_FLIGHT.with(|map| map.delete(&key));
+                        forget(&key);
                     } else {
-                        Timeout::new(reuse * 1000, move || {
-                            IN_FLIGHT.with(|map| map.delete(&key));
-                        })
-                        .forget();
+                        keep(key, reuse);
                     }
                     encode(&fetched)
                 }
@@ -172,6 +228,7 @@ async fn exchange(
     let sent = match sent {
         Some(sent) => sent,
         None => {
+            #[cfg(not(feature = "agent"))]
             let window = web_sys::window().ok_or(Failure::Js)?;
             // A GET that follows redirects (fetch's defaults: the browser
             // cannot stop at each hop; where it ended up is checked below).
@@ -181,7 +238,11 @@ async fn exchange(
             let headers = js_sys::Object::new();
             Reflect::set(&headers, &"Accept".into(), &VERDICT_MEDIA_TYPE.into())?;
             init.set_headers(&headers);
-            window.fetch_with_str_and_init(url, &init)
+            #[cfg(feature = "agent")]
+            let sent = global_fetch(url, &init)?;
+            #[cfg(not(feature = "agent"))]
+            let sent = window.fetch_with_str_and_init(url, &init);
+            sent
         }
     };
     let response: web_sys::Response = JsFuture::from(sent).await?.dyn_into()?;

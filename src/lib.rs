@@ -21,15 +21,19 @@
 // The build's features (Cargo.toml): `badge` is renderBadge and
 // lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired
 // and endpointsFromDiscovery, a wasm of its own that the package loads only
-// when one of them is called.
+// when one of them is called; `agent` is lookupVerdict and checkPayment
+// without the badge's DOM, the wasm of the x402-verdict package for code
+// that pays.
 #[cfg(feature = "challenge")]
 mod challenge;
-#[cfg(feature = "badge")]
+#[cfg(any(feature = "badge", feature = "agent"))]
 mod fetch;
+#[cfg(feature = "agent")]
+mod guard;
 mod json_value;
-#[cfg(feature = "badge")]
+#[cfg(any(feature = "badge", feature = "agent"))]
 mod lookup;
-#[cfg(feature = "badge")]
+#[cfg(any(feature = "badge", feature = "agent"))]
 mod options;
 #[cfg(feature = "badge")]
 mod render;
@@ -40,7 +44,9 @@ static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocato
 
 #[cfg(feature = "challenge")]
 pub use challenge::{endpoints_from_discovery, endpoints_from_payment_required};
-#[cfg(feature = "lookup")]
+#[cfg(feature = "agent")]
+pub use guard::{check_payment, check_policy};
+#[cfg(any(feature = "lookup", feature = "agent"))]
 pub use lookup::lookup_verdict;
 #[cfg(feature = "badge")]
 pub use lookup::render_badge;

@@ -6,13 +6,18 @@ use std::pin::Pin;
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-#[cfg(feature = "lookup")]
+#[cfg(any(feature = "lookup", feature = "agent"))]
 use x402_verdict_core::evaluate::MemberValue;
 use x402_verdict_core::writing::words;
-use x402_verdict_core::{Evaluation, LookupOptions, Response, State, Timestamp};
+#[cfg(feature = "badge")]
+use x402_verdict_core::State;
+use x402_verdict_core::{Evaluation, LookupOptions, Response, Timestamp};
 
-use crate::{fetch, options, render};
+#[cfg(feature = "badge")]
+use crate::render;
+use crate::{fetch, options};
 
+#[cfg(feature = "badge")]
 const UNKNOWN: &str = State::Unknown.as_str();
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -57,6 +62,7 @@ export interface VerdictResult {
 /// bad options, a missing container, a network error, a timeout or a hostile
 /// response all resolve to `"unknown"`. The container may belong to any
 /// document or realm, and need not be connected yet.
+#[cfg(feature = "badge")]
 #[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "Promise<BadgeState>")]
 pub fn render_badge(
     #[wasm_bindgen(unchecked_param_type = "Element | null")] container: JsValue,
@@ -83,7 +89,7 @@ pub fn render_badge(
 
 /// Looks one endpoint up and resolves to the structured result, for
 /// dashboards that draw their own UI. Never rejects.
-#[cfg(feature = "lookup")]
+#[cfg(any(feature = "lookup", feature = "agent"))]
 #[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "Promise<VerdictResult>")]
 pub fn lookup_verdict(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
@@ -100,8 +106,8 @@ pub fn lookup_verdict(
 
 /// The structured result as a plain JS object, written member by member as
 /// the core lists them (no serializer in the page's wasm).
-#[cfg(feature = "lookup")]
-fn to_object(result: &Evaluation) -> JsValue {
+#[cfg(any(feature = "lookup", feature = "agent"))]
+pub(crate) fn to_object(result: &Evaluation) -> JsValue {
     let object = js_sys::Object::new();
     for (name, value) in result.members() {
         let value = match value {
@@ -120,7 +126,9 @@ pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
     wasm_bindgen_futures::future_to_promise(async move { Ok(future.await) })
 }
 
-async fn evaluate(options: &LookupOptions) -> Evaluation {
+/// The lookup `options` ask for: its verdict fetched (or shared) and
+/// evaluated by the core at the current time.
+pub(crate) async fn evaluate(options: &LookupOptions) -> Evaluation {
     let Some(base) = &options.base_url else {
         return Evaluation::no_service();
     };
@@ -137,6 +145,7 @@ async fn evaluate(options: &LookupOptions) -> Evaluation {
     options.lookup.evaluate(response, now)
 }
 
+#[cfg(feature = "badge")]
 fn warn(message: &str) {
     web_sys::console::warn_1(&message.into());
 }

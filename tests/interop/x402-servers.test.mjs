@@ -8,48 +8,18 @@
 // from the same origin and from another one.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createPublicKey, verify } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
-import { BIN, demoKeys } from "../../scripts/demo.mjs";
+import { BIN } from "../../scripts/demo.mjs";
 import { launch } from "../support/browser.mjs";
+import { KEYS, attested, serveRegistry } from "../support/reference-service.mjs";
 import { startOrigin } from "../support/origin.mjs";
 import { PACKAGE } from "../support/package.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
-const WORK = new URL("../../.work/x402-servers/", import.meta.url).pathname;
-const KEYS = demoKeys();
-const hours = (h) => new Date(Math.floor(Date.now() / 1000) * 1000 + h * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
-
 let paid, service, publicKey;
-
-/** An attestation of `resourceUrl` (with `match` when given). */
-function attested(chain, payTo, resourceUrl, { match, status = "active", recheckedHoursAgo = 1 } = {}) {
-  return {
-    chain, payTo, resourceUrl, ...(match ? { match } : {}), operator: "Weather Co", relatedParty: false,
-    assuranceLevel: "G", status, attestedAt: hours(-24 * 30), lastRecheckedAt: hours(-recheckedHoursAgo),
-    recheckEveryHours: 24, renewBy: hours(24 * 300),
-  };
-}
-
-/** Starts `serve` with `registry`; resolves to { url, stop }. */
-async function serve(registry) {
-  mkdirSync(WORK, { recursive: true });
-  const path = `${WORK}registry.json`;
-  writeFileSync(path, JSON.stringify(registry, null, 2));
-  const child = spawn(BIN, ["serve", "--listen", "127.0.0.1:0", "--registry", path, "--keys", KEYS], {
-    stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: "error" },
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const url = await new Promise((ok, fail) => {
-    createInterface({ input: child.stdout }).once("line", (line) => ok(line.replace(/^listening on /, "")));
-    child.once("close", (code) => fail(Object.assign(new Error(`serve exited with ${code}`), { code, stderr })));
-  });
-  return { url, stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once("exit", done), child.kill("SIGINT")))) };
-}
 
 /** Runs `x402-verdict check …`; resolves to { code, stdout, stderr }. */
 const check = (...args) =>
@@ -69,7 +39,7 @@ before(async () => {
   paid = await startX402Servers({ folders: { "/pkg": PACKAGE }, pages: { "/page.html": "<!doctype html><title>t</title>" } });
   const base = paid.url;
   publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
-  service = await serve({
+  service = await serveRegistry({
     attestations: [
       // Every query of the weather route; the Solana option's attestation was withdrawn.
       attested(EVM_NETWORK, EVM_PAY_TO, `${base}/weather`, { match: "path" }),
@@ -158,7 +128,7 @@ describe("x402-verdict check against the official x402 servers", () => {
 describe("a match the service cannot use", () => {
   test("is refused at start with one line naming it", async () => {
     const entry = attested(EVM_NETWORK, EVM_PAY_TO, `${paid.url}/weather`, { match: "subtree" });
-    const error = await serve({ attestations: [entry] }).then(() => null, (e) => e);
+    const error = await serveRegistry({ attestations: [entry] }).then(() => null, (e) => e);
     assert.equal(error?.code, 2);
     assert.match(error.stderr, /^x402-verdict: \S+registry\.json: attestations\[0\]: match "subtree" is not "exact", "path" or "prefix"\n$/);
   });

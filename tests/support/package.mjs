@@ -1,7 +1,12 @@
-// The folder the build writes the package to (wasm-pack.toml's out-dir), as
+// The folders the build writes the packages to (wasm-pack.toml's out-dirs), as
 // an absolute path ending in a slash: the tests and benchmarks serve and read
 // the package from there.
 import { buildConfig } from "../../scripts/build-config.mjs";
 
+const config = buildConfig();
+
 /** The package's folder. */
-export const PACKAGE = new URL(`../../${buildConfig().outDir}/`, import.meta.url).pathname;
+export const PACKAGE = new URL(`../../${config.outDir}/`, import.meta.url).pathname;
+
+/** The x402-verdict package's folder (wasm-pack.toml's [agent-build] out-dir). */
+export const AGENT_PACKAGE = new URL(`../../${config.agentOutDir}/`, import.meta.url).pathname;

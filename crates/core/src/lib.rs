@@ -20,7 +20,8 @@
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - the strict reader of the published metrics document ([`metrics`]);
-//! - how long a consumer may reuse an answer ([`cache`]).
+//! - how long a consumer may reuse an answer ([`cache`]);
+//! - whether code that pays may pay an endpoint, and why not ([`guard`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
 //! time `now`.
@@ -47,6 +48,7 @@ pub mod challenge;
 pub mod discovery;
 pub mod endpoint;
 pub mod evaluate;
+pub mod guard;
 pub mod hidden;
 pub mod json;
 pub mod keys;

@@ -1,0 +1,89 @@
+// The guard for the official x402 client (@x402/core's x402Client, as
+// @x402/fetch and @x402/axios use it). The core decides (checkPayment,
+// through the wasm); this file only hooks the client:
+//
+// 1. its createPaymentPayload, on the instance, looks every accepted option
+//    up in parallel (the wasm shares one request per endpoint and keeps
+//    answers per Cache-Control) before the client selects one;
+// 2. a policy (registerPolicy) orders the options by the core's preference
+//    and leaves out those the policy refuses while another is acceptable,
+//    so the official selection picks the best acceptable one;
+// 3. an onBeforePaymentCreation hook aborts with the core's one line when
+//    the option selected is refused (all were), before anything is signed.
+//    It looks the option up itself when step 1 did not run.
+//
+// Given options.httpClient, an x402HTTPClient made on the client (which
+// wrapFetchWithPayment then uses as it is), its onPaymentRequired hook
+// records the URL actually fetched, which the core compares with the
+// resource declared.
+
+/** The core's decision for `requirement`, with the agent's function asked under policy "function". */
+async function decide(engine, settings, paymentRequired, requirement, fetched) {
+  const check = await engine.checkPayment({
+    baseUrl: settings.baseUrl,
+    publicKey: settings.publicKey,
+    timeoutMs: settings.timeoutMs,
+    strict: settings.strict,
+    chain: requirement.network,
+    payTo: requirement.payTo,
+    // v2 declares the resource once; v1 on each option.
+    resourceUrl: paymentRequired?.resource?.url ?? requirement.resource,
+  }, settings.name, fetched);
+  try {
+    settings.onVerdict?.(check.result, requirement);
+  } catch {
+    // Logging never decides a payment.
+  }
+  if (!settings.custom) return check;
+  let answer;
+  try {
+    answer = await settings.policy(check.result, requirement);
+  } catch {
+    answer = false;
+  }
+  if (answer === true) return { ...check, pays: true };
+  const reason = answer?.abort === true && typeof answer.reason === "string" ? answer.reason : check.refusal;
+  return { ...check, pays: false, refusal: reason };
+}
+
+/** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
+export function guardWith(engine, client, options = {}) {
+  const { policy = "avoid-revoked", onVerdict, baseUrl, publicKey, timeoutMs, strict, httpClient } = options;
+  const custom = typeof policy === "function";
+  const name = custom ? "function" : String(policy);
+  const problem = custom ? undefined : engine.checkPolicy(name);
+  if (problem) throw new TypeError(problem);
+  const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, timeoutMs, strict };
+  /** Each accepted option's decision, by the option object the client selects among. */
+  const decisions = new WeakMap();
+  /** The URL fetched for each PaymentRequired, where an x402HTTPClient tells it. */
+  const fetchedUrls = new WeakMap();
+  httpClient?.onPaymentRequired(async ({ paymentRequired, requestUrl }) => {
+    fetchedUrls.set(paymentRequired, requestUrl);
+  });
+  const decideFor = (paymentRequired, requirement) =>
+    decide(engine, settings, paymentRequired, requirement, fetchedUrls.get(paymentRequired));
+
+  const create = client.createPaymentPayload;
+  client.createPaymentPayload = async function (paymentRequired) {
+    const accepts = Array.isArray(paymentRequired?.accepts) ? paymentRequired.accepts : [];
+    const checks = await Promise.all(accepts.map((requirement) => decideFor(paymentRequired, requirement)));
+    accepts.forEach((requirement, i) => decisions.set(requirement, checks[i]));
+    return create.call(this, paymentRequired);
+  };
+  client.registerPolicy((version, requirements) => {
+    // Options not looked up (a selection outside createPaymentPayload) keep
+    // their order: the hook checks the one selected.
+    if (!requirements.every((requirement) => decisions.has(requirement))) return requirements;
+    const ranked = requirements
+      .map((requirement, i) => ({ requirement, i, check: decisions.get(requirement) }))
+      .sort((a, b) => a.check.preference - b.check.preference || a.i - b.i);
+    const payable = ranked.filter(({ check }) => check.pays);
+    return (payable.length > 0 ? payable : ranked).map(({ requirement }) => requirement);
+  });
+  client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
+    const check = decisions.get(selectedRequirements) ?? await decideFor(paymentRequired, selectedRequirements);
+    return check.pays ? undefined : { abort: true, reason: check.refusal };
+  });
+  return client;
+}

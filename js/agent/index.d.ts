@@ -1,0 +1,57 @@
+import type { BadgeOptions, VerdictResult } from "./x402_verdict.js";
+
+export type { BadgeOptions as LookupOptions, VerdictResult } from "./x402_verdict.js";
+
+/** Looks one endpoint up; resolves to the MCP `lookup_verdict` tool's structured result. Never rejects. */
+export function lookupVerdict(options: BadgeOptions): Promise<VerdictResult>;
+
+/** Looks one endpoint up; resolves to the MCP `endpoint_status` tool's structured result (the same). Never rejects. */
+export function endpointStatus(options: BadgeOptions): Promise<VerdictResult>;
+
+/** One accepted payment option, as the x402 client sees it (v2 or v1). */
+export interface PaymentRequirement {
+  scheme: string;
+  network: string;
+  payTo: string;
+  /** v1 only: the resource URL. */
+  resource?: string;
+  [key: string]: unknown;
+}
+
+/** An agent's own policy: true pays; false, or `{ abort: true, reason }`, refuses. */
+export type PolicyFunction = (
+  result: VerdictResult,
+  requirement: PaymentRequirement,
+) => boolean | { abort: true; reason: string } | Promise<boolean | { abort: true; reason: string }>;
+
+/** The guard's options. */
+export interface GuardOptions {
+  /** The verification service's base URL (absolute http(s)). Absent: every lookup reads `unknown`. */
+  baseUrl?: string;
+  /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
+  publicKey?: BadgeOptions["publicKey"];
+  /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
+  timeoutMs?: number;
+  /** Require a valid signature for a positive result (default false). */
+  strict?: boolean;
+  /** `"avoid-revoked"` (default), `"require-human-backed"`, or a function. */
+  policy?: "avoid-revoked" | "require-human-backed" | PolicyFunction;
+  /**
+   * An x402HTTPClient made on this client, to give wrapFetchWithPayment: the
+   * guard then sees the URL fetched, and `require-human-backed` refuses a
+   * resource declared on another origin.
+   */
+  httpClient?: { onPaymentRequired(hook: (context: { paymentRequired: unknown; requestUrl: string }) => Promise<void>): unknown };
+  /** Called with each option's result, for logging. */
+  onVerdict?: (result: VerdictResult, requirement: PaymentRequirement) => void;
+}
+
+/** The part of an x402Client the guard hooks. */
+export interface GuardableClient {
+  createPaymentPayload(paymentRequired: unknown): Promise<unknown>;
+  registerPolicy(policy: (x402Version: number, requirements: PaymentRequirement[]) => PaymentRequirement[]): unknown;
+  onBeforePaymentCreation(hook: (context: { paymentRequired: unknown; selectedRequirements: PaymentRequirement }) => Promise<void | { abort: true; reason: string }>): unknown;
+}
+
+/** Hooks `client` so that it pays only what the policy allows, preferring human-backed options; returns the client. */
+export function guard<Client extends GuardableClient>(client: Client, options?: GuardOptions): Client;

@@ -1,0 +1,75 @@
+//! `checkPayment` and `checkPolicy`: the guard's decisions for the
+//! x402-verdict package (feature `agent`), made by the core
+//! ([`x402_verdict_core::guard`]); the package's JavaScript only asks and
+//! carries out.
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use x402_verdict_core::guard::{preference, Policy};
+use x402_verdict_core::writing::words;
+use x402_verdict_core::Evaluation;
+
+use crate::lookup::{evaluate, spawn, to_object};
+use crate::options;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** The guard's policy by name: `"avoid-revoked"`, `"require-human-backed"`, or `"function"` (the agent's own). */
+export type PolicyName = "avoid-revoked" | "require-human-backed" | "function";
+
+/** What the core decided for one payment option. */
+export interface PaymentCheck {
+  /** The lookup's structured result. */
+  result: VerdictResult;
+  /** Whether the policy pays this option (always true under `"function"`: the function decides). */
+  pays: boolean;
+  /** 0 human-backed, 1 unknown, 2 revoked: options are tried in this order. */
+  preference: number;
+  /** The one line the guard aborts with when it does not pay this option. */
+  refusal: string;
+}
+"#;
+
+/// The one line saying why `name` is no policy, or undefined for a policy's
+/// name.
+#[wasm_bindgen(js_name = checkPolicy)]
+pub fn check_policy(name: &str) -> Option<String> {
+    Policy::from_name(name).err()
+}
+
+/// Looks up the endpoint `options` name (as `lookupVerdict` does; `resourceUrl`
+/// is the resource the refusal names) and resolves to the core's decision
+/// under `policy`; `fetched`, when known, is the URL actually fetched. Never
+/// rejects: a policy that is no policy's name is read as the default's, and
+/// bad options read as `unknown`, `invalid_input`.
+#[wasm_bindgen(js_name = checkPayment, unchecked_return_type = "Promise<PaymentCheck>")]
+pub fn check_payment(
+    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PolicyName")] policy: &str,
+    fetched: Option<String>,
+) -> Promise {
+    let policy = Policy::from_name(policy).unwrap_or(Policy::DEFAULT);
+    let resource = Reflect::get(&options, &"resourceUrl".into())
+        .ok()
+        .and_then(|url| url.as_string())
+        .unwrap_or_default();
+    let options = options::from_js(&options);
+    spawn(Box::pin(async move {
+        let result = match options {
+            Ok(options) => evaluate(&options).await,
+            Err(problem) => Evaluation::invalid_input(words(&problem)),
+        };
+        let decided = policy.check(&result, &resource, fetched.as_deref());
+        let check = Object::new();
+        let members: [(&str, JsValue); 4] = [
+            ("result", to_object(&result)),
+            ("pays", decided.pays.into()),
+            ("preference", preference(&result).into()),
+            ("refusal", decided.refusal.into()),
+        ];
+        for (name, value) in members {
+            let _ = Reflect::set(&check, &name.into(), &value);
+        }
+        check.into()
+    }))
+}

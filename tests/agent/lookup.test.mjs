@@ -1,0 +1,82 @@
+// The x402-verdict package's lookupVerdict and endpointStatus in Node answer
+// exactly what `x402-verdict lookup --json` answers, for every endpoint of
+// the demo (each state) and every hostile fixture the browser tests use
+// (a stall, a stalled body, a huge body, markup), and an unreachable service;
+// and so does its JavaScript build, where the wasm cannot run (a process
+// whose WebAssembly.instantiate refuses any wasm given as bytes, as a
+// page's policy would; Node's own fetch instantiates its compiled module,
+// which is let through, and needs WebAssembly, so `node --jitless` cannot
+// fetch at all).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { BIN, ENDPOINTS, UNREACHABLE, startDemo } from "../../scripts/demo.mjs";
+import { startFixtures } from "../support/fixtures.mjs";
+import { AGENT_PACKAGE } from "../support/package.mjs";
+
+const { endpointStatus, lookupVerdict } = await import(`${AGENT_PACKAGE}index.js`);
+const TIMEOUT_MS = 1000;
+
+let demo, fixtures;
+
+before(async () => {
+  [demo, fixtures] = await Promise.all([startDemo({ www: false }), startFixtures()]);
+});
+
+after(async () => {
+  await Promise.all([demo?.stop(), fixtures?.stop()]);
+});
+
+/** `x402-verdict lookup --json` for `options`. */
+const cli = ({ baseUrl, chain, payTo, resourceUrl, publicKey, strict }) => new Promise((ok, fail) => {
+  const args = ["lookup", "--base-url", baseUrl, "--chain", chain, "--pay-to", payTo, "--resource-url", resourceUrl,
+    "--timeout-ms", String(TIMEOUT_MS), "--json", ...(publicKey ? ["--public-key", publicKey] : []), ...(strict ? ["--strict"] : [])];
+  execFile(BIN, args, (error, stdout, stderr) => (error && !stdout ? fail(new Error(stderr)) : ok(JSON.parse(stdout))));
+});
+
+/** The cases: every demo endpoint with and without the key, strict and not; each fixture; no service. */
+function cases() {
+  const list = [];
+  for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
+    const { chain, payTo, resourceUrl } = endpoint;
+    list.push([`${name}, keyed, strict`, { baseUrl: demo.url, chain, payTo, resourceUrl, publicKey: demo.publicKey, strict: true }]);
+    list.push([`${name}, no key`, { baseUrl: demo.url, chain, payTo, resourceUrl }]);
+  }
+  const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+  for (const fixture of ["stall", "stall-body", "huge", "hostile", "hostile-grade"]) {
+    list.push([`fixture ${fixture}`, { baseUrl: `${fixtures.url}/${fixture}`, chain, payTo, resourceUrl, publicKey: demo.publicKey }]);
+  }
+  list.push(["unreachable", { baseUrl: UNREACHABLE, chain, payTo, resourceUrl }]);
+  return list;
+}
+
+test("lookupVerdict and endpointStatus answer as `x402-verdict lookup --json`", async () => {
+  const states = new Set();
+  for (const [name, options] of cases()) {
+    const asked = { ...options, timeoutMs: TIMEOUT_MS };
+    const [node, status, command] = await Promise.all([lookupVerdict(asked), endpointStatus(asked), cli(options)]);
+    assert.deepEqual(node, command, name);
+    assert.deepEqual(status, command, name);
+    states.add(`${node.state} ${node.reason ?? ""}`.trim());
+  }
+  // Every state, and unknown for each kind of failure.
+  for (const state of ["human-backed", "revoked revoked", "unknown timeout", "unknown too_large", "unknown network_error", "unknown signature_invalid"]) {
+    assert.ok(states.has(state), `${state} in ${[...states]}`);
+  }
+});
+
+test("where the wasm cannot run, the JavaScript build answers the same", async () => {
+  const list = cases().filter(([name]) => !name.startsWith("fixture stall"));
+  const code = `const instantiate = WebAssembly.instantiate;
+    let refused = 0;
+    WebAssembly.instantiate = (source, imports) =>
+      source instanceof WebAssembly.Module ? instantiate(source, imports) : (refused++, Promise.reject(new Error("refused")));
+    const { lookupVerdict } = await import(${JSON.stringify(`${AGENT_PACKAGE}index.js`)});
+    const cases = ${JSON.stringify(list.map(([, options]) => ({ ...options, timeoutMs: TIMEOUT_MS })))};
+    console.log(JSON.stringify({ refused, results: await Promise.all(cases.map(lookupVerdict)) }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", code], { timeout: 60_000 });
+  const { refused, results } = JSON.parse(stdout);
+  assert.equal(refused, 1, "the package's wasm was refused once, and the JavaScript build ran");
+  for (const [i, [name, options]] of list.entries()) assert.deepEqual(results[i], await cli(options), name);
+});
