@@ -23,7 +23,7 @@ const ways = {
   "by the module entry": [`${outDir}/index.js`, `${outDir}/badge.js`, `${outDir}/early.js`, GLUE, WASM],
 };
 const onDemand = {
-  "loaded only when endpointsFromPaymentRequired is called": [`${outDir}/x402_verdict_challenge.js`, `${outDir}/x402_verdict_challenge_bg.wasm`],
+  "loaded only when endpointsFromPaymentRequired or endpointsFromDiscovery is called": [`${outDir}/x402_verdict_challenge.js`, `${outDir}/x402_verdict_challenge_bg.wasm`],
   "loaded only where the wasm cannot run": [`${outDir}/x402_verdict_badge_js.js`, `${outDir}/explain.js`],
 };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
