@@ -6,6 +6,7 @@ use std::pin::Pin;
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
+use x402_verdict_core::evaluate::Lookup;
 #[cfg(any(feature = "lookup", feature = "agent"))]
 use x402_verdict_core::evaluate::MemberValue;
 use x402_verdict_core::writing::words;
@@ -132,17 +133,30 @@ pub(crate) async fn evaluate(options: &LookupOptions) -> Evaluation {
     let Some(base) = &options.base_url else {
         return Evaluation::no_service();
     };
-    let url = base.verdict_url(&options.lookup.endpoint);
-    let fetched = fetch::fetch_shared(url, base.origin().to_owned(), options.timeout_ms).await;
+    let fetched = fetch::fetch_shared(
+        base.verdict_url(&options.lookup.endpoint),
+        base.origin().to_owned(),
+        options.timeout_ms,
+    )
+    .await;
+    judge(&options.lookup, &fetched)
+}
+
+/// The core's evaluation of what was `fetched` for `lookup`, at the current time.
+pub(crate) fn judge(lookup: &Lookup, fetched: &fetch::Fetched) -> Evaluation {
     let now = Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64);
-    let response = match &fetched {
+    lookup.evaluate(answer(fetched), now)
+}
+
+/// What was fetched, as the core reads an answer.
+pub(crate) fn answer(fetched: &fetch::Fetched) -> Response<'_> {
+    match fetched {
         Ok((status, body)) => Response::Http {
             status: *status,
             body,
         },
         Err(failure) => Response::Failed(*failure),
-    };
-    options.lookup.evaluate(response, now)
+    }
 }
 
 #[cfg(feature = "badge")]

@@ -28,7 +28,11 @@ export type PolicyFunction = (
 export interface GuardOptions {
   /** The verification service's base URL (absolute http(s)). Absent: every lookup reads `unknown`. */
   baseUrl?: string;
-  /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
+  /**
+   * Trusted keys: one base64 Ed25519 key, a list of them, or a keys document.
+   * Absent: the keys the service publishes at `/v0/verification-keys`
+   * (kept per Cache-Control; `unverifiable` when they cannot be had).
+   */
   publicKey?: BadgeOptions["publicKey"];
   /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
   timeoutMs?: number;

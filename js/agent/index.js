@@ -6,20 +6,26 @@
 // file: URL); where WebAssembly cannot run (disabled, `node --jitless`, a
 // page's policy), the JavaScript build of the same code
 // (./x402_verdict_js.js, binaryen's wasm2js translation).
-import init, * as wasmBuild from "./x402_verdict.js";
 import { guardWith } from "./guard.js";
 
 const WASM = new URL("./x402_verdict_bg.wasm", import.meta.url);
 /** Node's file reader, named at run time so that bundlers for browsers leave it alone. */
 const FS = "node:fs/promises";
 
-/** The glue whose module runs: the wasm's, or the JavaScript build's. */
+/**
+ * The glue whose module runs: the wasm's, or the JavaScript build's. The
+ * wasm is read (or fetched) and compiled while the glue loads.
+ */
 async function load() {
   if (typeof WebAssembly === "object") {
+    const wasm = WASM.protocol === "file:"
+      ? import(/* @vite-ignore */ FS).then((fs) => fs.readFile(WASM)).then((bytes) => WebAssembly.compile(bytes))
+      : fetch(WASM);
+    // Awaited below; a failure meanwhile is not an unhandled rejection.
+    wasm.catch(() => {});
     try {
-      await init({
-        module_or_path: WASM.protocol === "file:" ? (await import(/* @vite-ignore */ FS)).readFile(WASM) : WASM,
-      });
+      const wasmBuild = await import("./x402_verdict.js");
+      await wasmBuild.default({ module_or_path: await wasm });
       return wasmBuild;
     } catch {
       // The JavaScript build below runs the same code.

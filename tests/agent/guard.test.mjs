@@ -32,12 +32,14 @@ const run = promisify(execFile);
 let paid, service, front;
 
 /**
- * A front to the reference service at `target`: `/<mode>/v0/verdict…` is
- * forwarded as `/v0/verdict…`, as it is (`direct`), with its verdict
+ * A front to the reference service at `target`: `/<mode>/v0/…` is
+ * forwarded as `/v0/…`, as it is (`direct`), with its verdict
  * altered after signing (`tamper`), after 10 s (`slow`), kept for
  * two seconds only (`brief`: Cache-Control max-age=2), redirected to another
  * origin (`redirect`: the paid server's), or replaced by garbage
- * (`garbage`) or by 50 MB of spaces (`huge`). `asked` counts the requests by mode.
+ * (`garbage`) or by 50 MB of spaces (`huge`); `nokeys` forwards all but the
+ * keys, which it answers 404. `asked` counts the requests by mode, and by
+ * mode and path (`"direct /v0/verification-keys"`).
  */
 async function startFront(target) {
   const asked = new Map();
@@ -45,7 +47,7 @@ async function startFront(target) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://front");
     const [, mode, ...rest] = url.pathname.split("/");
-    asked.set(mode, (asked.get(mode) ?? 0) + 1);
+    for (const key of [mode, `${mode} /${rest.join("/")}`]) asked.set(key, (asked.get(key) ?? 0) + 1);
     open.add(res);
     res.on("close", () => open.delete(res));
     if (mode === "huge") {
@@ -56,6 +58,7 @@ async function startFront(target) {
       }
       return res.end();
     }
+    if (mode === "nokeys" && rest.at(-1) === "verification-keys") return res.writeHead(404).end();
     if (mode === "garbage") return res.writeHead(200, { "Content-Type": "application/json" }).end('{"verdict": nonsense');
     if (mode === "redirect") return res.writeHead(302, { Location: `${paid.url}/v0/verdict${url.search}` }).end();
     if (mode === "slow") {
@@ -70,7 +73,7 @@ async function startFront(target) {
     let body = await answer.text();
     if (mode === "tamper" && answer.status === 200) {
       const document = JSON.parse(body);
-      document.verdict.assuranceLevel = "A+";
+      if (document.verdict) document.verdict.assuranceLevel = "A+";
       body = JSON.stringify(document);
     }
     if (res.destroyed) return;
@@ -181,6 +184,51 @@ describe("the default policy, avoid-revoked", () => {
     const seen = [];
     await paidOnce("/report", { baseUrl: `${front.url}/tamper`, onVerdict: (result) => seen.push(result) });
     assert.deepEqual(seen.map((r) => [r.state, r.reason]), [["unknown", "signature_invalid"]]);
+  });
+});
+
+describe("without a configured key, the keys the service publishes", () => {
+  const keysPath = "/v0/verification-keys";
+
+  test("check the signature: valid, paid; the keys fetched once for every lookup while kept", async () => {
+    const seen = [];
+    const options = { baseUrl: `${front.url}/keyed`, publicKey: undefined, onVerdict: (r) => seen.push(r) };
+    await paidOnce("/report", options);
+    await paidOnce("/report", options);
+    await paidOnce("/pair", options);
+    // /pair's two options are looked up together: in either order.
+    assert.deepEqual(seen.map((r) => `${r.state} ${r.signature}`).sort(), [
+      "human-backed valid", "human-backed valid", "human-backed valid", "revoked valid",
+    ]);
+    assert.equal(front.asked.get(`keyed ${keysPath}`), 1);
+  });
+
+  test("a tampered verdict reads signature_invalid and is refused under require-human-backed", async () => {
+    const seen = [];
+    const { error, payments } = await pay("/report", {
+      baseUrl: `${front.url}/tamper`, publicKey: undefined, strict: false, policy: "require-human-backed", onVerdict: (r) => seen.push(r),
+    });
+    assert.equal(payments.length, 0);
+    assert.deepEqual(seen.map((r) => [r.state, r.signature, r.reason]), [["unknown", "invalid", "signature_invalid"]]);
+    assert.match(error.message, /reason signature_invalid \(policy require-human-backed\)\.$/);
+  });
+
+  test("keys that cannot be had leave the signature unverifiable, which strict reads as unknown", async () => {
+    const seen = [];
+    await paidOnce("/report", { baseUrl: `${front.url}/nokeys`, publicKey: undefined, strict: false, onVerdict: (r) => seen.push(r) });
+    const refused = await pay("/report", {
+      baseUrl: `${front.url}/nokeys`, publicKey: undefined, strict: true, policy: "require-human-backed", onVerdict: (r) => seen.push(r),
+    });
+    assert.equal(refused.payments.length, 0);
+    assert.deepEqual(seen.map((r) => [r.state, r.signature, r.reason]), [
+      ["human-backed", "unverifiable", undefined], ["unknown", "unverifiable", "signature_required"],
+    ]);
+  });
+
+  test("lookupVerdict never fetches keys: without publicKey its signature is not_checked", async () => {
+    const result = await lookupVerdict({ baseUrl: `${front.url}/plain`, chain: EVM_NETWORK, payTo: EVM_PAY_TO, resourceUrl: `${paid.url}/report` });
+    assert.deepEqual([result.state, result.signature], ["human-backed", "not_checked"]);
+    assert.equal(front.asked.get(`plain ${keysPath}`), undefined);
   });
 });
 

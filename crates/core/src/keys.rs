@@ -6,7 +6,9 @@ use base64::Engine as _;
 use ed25519_dalek::VerifyingKey;
 use sha2::{Digest, Sha256};
 
-use crate::json::Value;
+use crate::evaluate::Response;
+use crate::json::{parse_strict, Value};
+use crate::request::MAX_BODY_BYTES;
 use crate::writing::{display_from_words, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
@@ -186,6 +188,9 @@ impl std::error::Error for KeysError {
 #[derive(Clone, Debug, Default)]
 pub struct TrustedKeys {
     keys: Vec<(KeyId, VerifyingKey)>,
+    /// The keys were sought from the service ([`TrustedKeys::published`]):
+    /// even none found means signatures are checked, and read `unverifiable`.
+    sought: bool,
 }
 
 impl TrustedKeys {
@@ -194,9 +199,38 @@ impl TrustedKeys {
         TrustedKeys::default()
     }
 
-    /// Whether no key is configured.
+    /// Whether no key is configured (signatures are then `not_checked`).
+    /// Keys sought from the service count as configured, even when none
+    /// could be had.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.keys.is_empty() && !self.sought
+    }
+
+    /// The keys a service published at [`KEYS_PATH`](crate::request::KEYS_PATH),
+    /// from its answer: a keys document (status 200, at most
+    /// [`MAX_BODY_BYTES`] of strict JSON) read as a configured one is. Any
+    /// other answer, or none, trusts no key while still counting as
+    /// configured, so that a verdict's signature reads `unverifiable`,
+    /// never `valid` and never `not_checked`.
+    ///
+    /// Keys fetched from the service they check prove only what the
+    /// transport proves (that the verdict is the one the service signed,
+    /// unaltered by what stands between); configured keys prove who signed.
+    pub fn published(answer: Response<'_>) -> Self {
+        let document = match answer {
+            Response::Http { status: 200, body } if body.len() <= MAX_BODY_BYTES => {
+                parse_strict(body).ok()
+            }
+            _ => None,
+        };
+        let keys = document
+            .filter(|document| matches!(document, Value::Object(_)))
+            .and_then(|document| Self::from_json(&document).ok())
+            .unwrap_or_default();
+        TrustedKeys {
+            sought: true,
+            ..keys
+        }
     }
 
     /// The key whose computed keyId is `id`.
@@ -315,6 +349,46 @@ mod tests {
         assert_eq!(KeyId::parse(&id), Some(KeyId::of(&k)));
         assert_eq!(KeyId::parse(&id.to_uppercase()), None);
         assert_eq!(KeyId::parse("3f9a1c07b2e4d85"), None);
+    }
+
+    #[test]
+    fn published_keys_are_a_keys_document_or_none_while_still_configured() {
+        let a = encode_base64(key(1).as_bytes());
+        let document = serde_json::to_vec(&json!({"keys": [
+            {"keyId": "0000000000000000", "algorithm": "Ed25519", "publicKey": a, "status": "current"}
+        ]}))
+        .unwrap();
+        let ok = TrustedKeys::published(Response::Http {
+            status: 200,
+            body: &document,
+        });
+        assert!(ok.get(&KeyId::of(&key(1))).is_some());
+        let bare = serde_json::to_vec(&json!(a)).unwrap();
+        let big = vec![b' '; MAX_BODY_BYTES + 1];
+        for answer in [
+            Response::Http {
+                status: 404,
+                body: &document,
+            },
+            Response::Http {
+                status: 200,
+                body: b"{\"keys\": nonsense",
+            },
+            // A key alone is a configuration, not a published document.
+            Response::Http {
+                status: 200,
+                body: &bare,
+            },
+            Response::Http {
+                status: 200,
+                body: &big,
+            },
+            Response::Failed(crate::FetchFailure::Timeout),
+        ] {
+            let none = TrustedKeys::published(answer);
+            assert!(!none.is_empty(), "sought keys count as configured");
+            assert!(none.get(&KeyId::of(&key(1))).is_none());
+        }
     }
 
     #[test]

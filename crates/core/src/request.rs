@@ -41,6 +41,9 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 pub const VERDICT_URL: &str =
     "{base}/v0/verdict?chain={chain}&payTo={payTo}&resourceUrl={resourceUrl}";
 
+/// Where a service publishes its verification keys, under its base URL.
+pub const KEYS_PATH: &str = "/v0/verification-keys";
+
 /// The base URL of a verification service's free path, without a trailing slash.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseUrl(String);
@@ -97,6 +100,11 @@ impl BaseUrl {
     /// `{base}/v0/metrics`: the published metrics document.
     pub fn metrics_url(&self) -> String {
         self.0.clone() + "/v0/metrics"
+    }
+
+    /// `{base}/v0/verification-keys`: the service's published keys.
+    pub fn keys_url(&self) -> String {
+        self.0.clone() + KEYS_PATH
     }
 
     /// The URL of a facilitator's discovery listing page (x402's bazaar

@@ -28,6 +28,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use x402_verdict_core::request::KEYS_PATH;
 use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
 
@@ -270,7 +271,7 @@ fn router(
         .allow_methods([Method::GET]);
     let api = Router::new()
         .route("/v0/verdict", get(verdict))
-        .route("/v0/verification-keys", get(verification_keys))
+        .route(KEYS_PATH, get(verification_keys))
         .route("/v0/metrics", get(published_metrics))
         .layer(cors.clone())
         .with_state(service);
