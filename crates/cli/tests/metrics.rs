@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use support::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use x402_verdict_core::json::{ParseError, ParseErrorKind};
-use x402_verdict_core::metrics::{MemberPath, MetricsError, MetricsRule, PublishedMetrics};
 use x402_verdict_core::{BaseUrl, Endpoint};
+use x402_verdict_metrics::{MemberPath, MetricsError, MetricsRule, PublishedMetrics};
 
 const SELLER: &str = "Seller Co <b>";
 

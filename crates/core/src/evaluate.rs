@@ -116,6 +116,19 @@ impl Freshness {
             Freshness::Unknown => "unknown",
         }
     }
+
+    /// The freshness of a re-check at `verified_at` promised every `hours`,
+    /// at `now`: the one rule by which a consumer reads a verdict and the
+    /// reference service derives `stale`.
+    pub fn at(verified_at: Timestamp, hours: u32, now: Timestamp) -> Freshness {
+        if verified_at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
+            Freshness::Unknown
+        } else if now <= verified_at.plus_hours(hours) {
+            Freshness::Fresh
+        } else {
+            Freshness::Overdue
+        }
+    }
 }
 
 /// Why a result is what it is: a stable code for logs, tooltips and tests.
@@ -413,11 +426,7 @@ impl Lookup {
             );
         }
         let freshness = match (v.verified_at, v.recheck_every_hours) {
-            (Some(at), Some(_)) if at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) => {
-                Freshness::Unknown
-            }
-            (Some(at), Some(hours)) if now <= at.plus_hours(hours) => Freshness::Fresh,
-            (Some(_), Some(_)) => Freshness::Overdue,
+            (Some(at), Some(hours)) => Freshness::at(at, hours, now),
             _ => Freshness::Unknown,
         };
         let signature = check_signature(document, &self.keys);

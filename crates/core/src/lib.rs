@@ -19,7 +19,6 @@
 //!   discovery listing ([`discovery`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
-//! - the strict reader of the published metrics document ([`metrics`]);
 //! - how long a consumer may reuse an answer ([`cache`]);
 //! - whether code that pays may pay an endpoint, and why not ([`guard`]).
 //!
@@ -53,7 +52,6 @@ pub mod hidden;
 pub mod json;
 pub mod keys;
 pub mod member;
-pub mod metrics;
 pub mod network;
 pub mod options;
 pub mod request;

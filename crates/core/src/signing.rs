@@ -91,7 +91,10 @@ pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bo
 /// ([`MAX_BODY_BYTES`]); nothing is returned then.
 pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, VerdictError> {
     let key_id = KeyId::of(&key.verifying_key());
-    verdict.insert("keyId", Value::String(key_id.to_string()));
+    verdict.insert(
+        crate::verdict::names::KEY_ID,
+        Value::String(key_id.to_string()),
+    );
     Verdict::from_object(&verdict)?;
     // A valid verdict holds only safe integers, so it always has a canonical form.
     let message = signed_message(&verdict).unwrap_or_default();

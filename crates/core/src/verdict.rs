@@ -8,6 +8,7 @@ use crate::member::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
 use crate::writing::{display_from_words, uDisplay};
+use names::*;
 
 /// What the service says of an endpoint (the wire `outcome`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +83,75 @@ pub struct VerdictDocument {
 
 /// The longest re-check cadence a verdict may promise, in hours (a year).
 pub const MAX_RECHECK_EVERY_HOURS: i64 = 8760;
+
+/// A re-check cadence as a verdict (or a registry) may promise it: an
+/// integer from 1 to [`MAX_RECHECK_EVERY_HOURS`] hours.
+pub fn recheck_hours(value: &Value) -> Option<u32> {
+    match value {
+        // Within 1..=8760, the cast keeps the value.
+        Value::Integer(hours @ 1..=MAX_RECHECK_EVERY_HOURS) => Some(*hours as u32),
+        _ => None,
+    }
+}
+
+/// The members of a `verdict` object, as the wire spells them: what
+/// [`Verdict::from_object`] reads and [`Verdict::to_object`] writes.
+pub mod names {
+    /// The protocol version, the integer 1.
+    pub const V: &str = "v";
+    /// The endpoint's network.
+    pub const CHAIN: &str = "chain";
+    /// The endpoint's payment address.
+    pub const PAY_TO: &str = "payTo";
+    /// The endpoint's resource URL.
+    pub const RESOURCE_URL: &str = "resourceUrl";
+    /// The service's outcome.
+    pub const OUTCOME: &str = "outcome";
+    /// The grade of a positive claim.
+    pub const ASSURANCE_LEVEL: &str = "assuranceLevel";
+    /// The last re-check.
+    pub const VERIFIED_AT: &str = "verifiedAt";
+    /// The cadence promise.
+    pub const RECHECK_EVERY_HOURS: &str = "recheckEveryHours";
+    /// When the service signed the document.
+    pub const ISSUED_AT: &str = "issuedAt";
+    /// The signing key's identifier.
+    pub const KEY_ID: &str = "keyId";
+}
+
+impl Verdict {
+    /// The `verdict` object, for a service to sign: every member named as
+    /// [`names`] spells it, absent ones left out. A service adds members of
+    /// its own to it (consumers ignore them; the signature covers them).
+    pub fn to_object(&self) -> Object {
+        let text = |s: &str| Value::String(s.to_owned());
+        let mut verdict = Object::new();
+        let members = [
+            (V, Some(Value::Integer(1))),
+            (CHAIN, Some(text(&self.chain))),
+            (PAY_TO, Some(text(&self.pay_to))),
+            (RESOURCE_URL, Some(text(&self.resource_url))),
+            (OUTCOME, Some(text(self.outcome.as_str()))),
+            (ASSURANCE_LEVEL, self.assurance_level.as_deref().map(text)),
+            (
+                VERIFIED_AT,
+                self.verified_at.map(|at| text(&at.to_rfc3339())),
+            ),
+            (
+                RECHECK_EVERY_HOURS,
+                self.recheck_every_hours.map(|h| Value::Integer(h.into())),
+            ),
+            (ISSUED_AT, Some(text(&self.issued_at.to_rfc3339()))),
+            (KEY_ID, Some(text(&crate::writing::words(&self.key_id)))),
+        ];
+        for (name, value) in members {
+            if let Some(value) = value {
+                verdict.insert(name, value);
+            }
+        }
+        verdict
+    }
+}
 
 /// Why a document is not a valid verdict document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,63 +298,63 @@ impl Verdict {
     pub fn from_object(raw: &Object) -> Result<Self, VerdictError> {
         check_numbers(raw)?;
         let members = Members(raw);
-        match read("v", members.required("v"))? {
+        match read(V, members.required(V))? {
             Value::Integer(1) => {}
-            _ => return field_error("v", VerdictRule::NotOne),
+            _ => return field_error(V, VerdictRule::NotOne),
         }
-        let outcome = match members.optional_str("outcome") {
+        let outcome = match members.optional_str(OUTCOME) {
             Ok(Some("human_backed")) => WireOutcome::HumanBacked,
             Ok(Some("revoked")) => WireOutcome::Revoked,
             Ok(Some("stale")) => WireOutcome::Stale,
             Ok(Some("no_signal")) => WireOutcome::NoSignal,
-            Ok(None) => return read("outcome", Err(MemberRule::Missing)),
-            _ => return field_error("outcome", VerdictRule::UnknownOutcome),
+            Ok(None) => return read(OUTCOME, Err(MemberRule::Missing)),
+            _ => return field_error(OUTCOME, VerdictRule::UnknownOutcome),
         };
-        let assurance_level = read("assuranceLevel", members.optional_str("assuranceLevel"))?
+        let assurance_level = read(ASSURANCE_LEVEL, members.optional_str(ASSURANCE_LEVEL))?
             .map(|level| {
                 if is_assurance_level(level) {
                     Ok(level.to_owned())
                 } else {
-                    field_error("assuranceLevel", VerdictRule::NotAssuranceLevel)
+                    field_error(ASSURANCE_LEVEL, VerdictRule::NotAssuranceLevel)
                 }
             })
             .transpose()?;
-        let verified_at = read("verifiedAt", members.optional_time("verifiedAt"))?;
-        let recheck_every_hours = match raw.get("recheckEveryHours") {
+        let verified_at = read(VERIFIED_AT, members.optional_time(VERIFIED_AT))?;
+        let recheck_every_hours = match raw.get(RECHECK_EVERY_HOURS) {
             None => None,
-            Some(v) => match v {
-                Value::Integer(h @ 1..=MAX_RECHECK_EVERY_HOURS) => Some(*h as u32),
-                _ => return field_error("recheckEveryHours", VerdictRule::NotHoursInRange),
+            Some(value) => match recheck_hours(value) {
+                Some(hours) => Some(hours),
+                None => return field_error(RECHECK_EVERY_HOURS, VerdictRule::NotHoursInRange),
             },
         };
         if outcome == WireOutcome::HumanBacked && assurance_level.is_none() {
-            return field_error("assuranceLevel", VerdictRule::RequiredWithHumanBacked);
+            return field_error(ASSURANCE_LEVEL, VerdictRule::RequiredWithHumanBacked);
         }
         if outcome != WireOutcome::NoSignal {
             if verified_at.is_none() {
-                return field_error("verifiedAt", VerdictRule::RequiredWithOutcome);
+                return field_error(VERIFIED_AT, VerdictRule::RequiredWithOutcome);
             }
             if recheck_every_hours.is_none() {
-                return field_error("recheckEveryHours", VerdictRule::RequiredWithOutcome);
+                return field_error(RECHECK_EVERY_HOURS, VerdictRule::RequiredWithOutcome);
             }
         }
-        let issued_at = read("issuedAt", members.optional_time("issuedAt"))?;
+        let issued_at = read(ISSUED_AT, members.optional_time(ISSUED_AT))?;
         if let (Some(verified), Some(issued)) = (verified_at, issued_at) {
             if verified > issued.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
-                return field_error("verifiedAt", VerdictRule::LaterThanIssuedAt);
+                return field_error(VERIFIED_AT, VerdictRule::LaterThanIssuedAt);
             }
         }
-        let key_id = KeyId::parse(read("keyId", members.str("keyId"))?);
+        let key_id = KeyId::parse(read(KEY_ID, members.str(KEY_ID))?);
         Ok(Verdict {
-            chain: read("chain", members.str("chain"))?.to_owned(),
-            pay_to: read("payTo", members.str("payTo"))?.to_owned(),
-            resource_url: read("resourceUrl", members.str("resourceUrl"))?.to_owned(),
+            chain: read(CHAIN, members.str(CHAIN))?.to_owned(),
+            pay_to: read(PAY_TO, members.str(PAY_TO))?.to_owned(),
+            resource_url: read(RESOURCE_URL, members.str(RESOURCE_URL))?.to_owned(),
             outcome,
             assurance_level,
             verified_at,
             recheck_every_hours,
-            issued_at: read("issuedAt", issued_at.ok_or(MemberRule::Missing))?,
-            key_id: key_id.map_or_else(|| field_error("keyId", VerdictRule::NotKeyId), Ok)?,
+            issued_at: read(ISSUED_AT, issued_at.ok_or(MemberRule::Missing))?,
+            key_id: key_id.map_or_else(|| field_error(KEY_ID, VerdictRule::NotKeyId), Ok)?,
         })
     }
 }
@@ -320,6 +390,56 @@ fn check_numbers(raw: &Object) -> Result<(), VerdictError> {
 mod tests {
     use super::*;
     use serde_json::{json, Map, Value};
+
+    #[test]
+    fn what_the_writer_writes_the_reader_reads_back_signed() {
+        let t = |s| Timestamp::parse_rfc3339(s).unwrap();
+        let key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+        let written = Verdict {
+            chain: "base".into(),
+            pay_to: "0xabc".into(),
+            resource_url: "https://a.example/x".into(),
+            outcome: WireOutcome::HumanBacked,
+            assurance_level: Some("G".into()),
+            verified_at: Some(t("2026-09-01T08:00:00Z")),
+            recheck_every_hours: Some(24),
+            issued_at: t("2026-09-01T08:00:05Z"),
+            key_id: KeyId::of(&key.verifying_key()),
+        };
+        let mut object = written.to_object();
+        object.insert("operator", crate::json::Value::String("Example Co".into()));
+        let signed = crate::sign_verdict(object, &key).unwrap();
+        let read = VerdictDocument::parse(signed.as_bytes()).unwrap();
+        assert_eq!(read.verdict, written);
+        assert_eq!(
+            read.raw.get("operator").and_then(|o| o.as_str()),
+            Some("Example Co")
+        );
+        let keys = crate::TrustedKeys::from_keys([key.verifying_key()]);
+        assert_eq!(
+            crate::signing::check_signature(&read, &keys),
+            crate::SignatureStatus::Valid
+        );
+        // Without the optional members, none is written.
+        let bare = Verdict {
+            outcome: WireOutcome::NoSignal,
+            assurance_level: None,
+            verified_at: None,
+            recheck_every_hours: None,
+            ..written
+        };
+        assert_eq!(Verdict::from_object(&bare.to_object()), Ok(bare));
+    }
+
+    #[test]
+    fn a_cadence_is_an_integer_from_one_hour_to_a_year() {
+        use crate::json::Value::{Integer, String as Text};
+        assert_eq!(recheck_hours(&Integer(1)), Some(1));
+        assert_eq!(recheck_hours(&Integer(8760)), Some(8760));
+        for bad in [Integer(0), Integer(8761), Integer(-1), Text("24".into())] {
+            assert_eq!(recheck_hours(&bad), None, "{bad:?}");
+        }
+    }
 
     fn doc(verdict: Value) -> Vec<u8> {
         serde_json::to_vec(&json!({"verdict": verdict, "signature": "AA=="})).unwrap()

@@ -7,8 +7,7 @@
 //! The browser's wasm calls [`words`] and the crate's `text!` macro, and so
 //! holds no `core::fmt` machinery (its argument interpreter, padding and
 //! integer tables): 0.4 KB of gzip off the script tag's wasm, 1.3 KB off
-//! the challenge reader's. The published-metrics reader, which no wasm
-//! holds, writes its messages with `core::fmt`.
+//! the challenge reader's.
 
 pub use ufmt::uDisplay;
 

@@ -458,3 +458,15 @@ fn members_are_the_schema_properties() {
     least.sort_unstable();
     assert_eq!(names(&Evaluation::no_service()), least);
 }
+
+#[test]
+fn freshness_holds_to_the_end_of_the_cadence_and_not_a_second_past() {
+    let t = |offset| Timestamp::from_unix_seconds(NOW + offset);
+    let day = 24 * 3600;
+    assert_eq!(Freshness::at(t(0), 24, t(day)), Freshness::Fresh);
+    assert_eq!(Freshness::at(t(0), 24, t(day + 1)), Freshness::Overdue);
+    // A re-check more than the skew ahead of the clock is no claim.
+    let skew = MAX_CLOCK_SKEW_SECONDS;
+    assert_eq!(Freshness::at(t(skew + 1), 24, t(0)), Freshness::Unknown);
+    assert_eq!(Freshness::at(t(skew), 24, t(0)), Freshness::Fresh);
+}

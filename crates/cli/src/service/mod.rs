@@ -30,7 +30,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::request::KEYS_PATH;
 use x402_verdict_core::signing::check_signature;
-use x402_verdict_core::{sign_verdict, Endpoint, SignatureStatus, TrustedKeys};
+use x402_verdict_core::{sign_verdict, Endpoint, KeyId, SignatureStatus, TrustedKeys};
 
 use clock::Clock;
 use discovery::DemoDiscovery;
@@ -344,7 +344,8 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
             serialized_response(VERDICT_CACHE, p.document.clone())
         }
         Some(Found::Attested(a)) => {
-            match sign_verdict(a.verdict(&asked, now), &service.keys.current) {
+            let key_id = KeyId::of(&service.keys.current.verifying_key());
+            match sign_verdict(a.verdict(&asked, now, key_id), &service.keys.current) {
                 Ok(document) => {
                     service.metrics.count_answer(now);
                     serialized_response(VERDICT_CACHE, document.into())

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use x402_verdict_core::metrics::{MetricsError, PublishedMetrics};
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
+use x402_verdict_metrics::{MetricsError, PublishedMetrics};
 
 use crate::consumer::verifier::{fetch_capped, http_client, HttpClientError};
 

@@ -8,8 +8,8 @@
 
 use std::fmt::Write as _;
 
-use x402_verdict_core::metrics::{Figure, Figures, KnownSeries, Point, PublishedMetrics, Series};
 use x402_verdict_core::Month;
+use x402_verdict_metrics::{Figure, Figures, KnownSeries, Point, PublishedMetrics, Series};
 
 /// The stylesheet's file name, beside `index.html`.
 pub const STYLESHEET: &str = "metrics.css";

@@ -6,8 +6,8 @@
 //! before `now`.
 
 use serde_json::{json, Value};
-use x402_verdict_core::metrics::{KnownSeries, SCHEMA};
 use x402_verdict_core::{Month, Timestamp};
+use x402_verdict_metrics::{KnownSeries, SCHEMA};
 
 use super::counter::Counts;
 use super::operator::OperatorFile;

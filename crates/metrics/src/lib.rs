@@ -1,6 +1,7 @@
 //! The strict reader of `published-metrics/v1`, the document a verification
 //! service publishes at `GET /v0/metrics` (protocol section "Published
-//! metrics").
+//! metrics"): a crate of its own, beside the verifier core it reads with
+//! (its strict JSON, member paths and months), since no verifier needs it.
 //!
 //! A document that breaks any rule is no dataset: [`PublishedMetrics::parse`]
 //! answers the first broken rule as an [`MetricsError`]: where ([`MemberPath`])
@@ -15,7 +16,7 @@
 //! rule (counts and ratios only), and marked as unknown.
 //!
 //! ```
-//! use x402_verdict_core::metrics::{MemberPath, PublishedMetrics, MetricsRule};
+//! use x402_verdict_metrics::{MemberPath, PublishedMetrics, MetricsRule};
 //!
 //! let doc = br#"{"schema":"published-metrics/v1","asOf":"2026-08-31","period":null,"relatedParty":true,
 //!   "operator":{"operator":"Example","relatedParty":true,"disclosure":"A pilot."},"series":[]}"#;
@@ -26,12 +27,13 @@
 //! assert_eq!(invalid.to_string(), "asOf is not a date YYYY-MM-DD");
 //! ```
 
+#![warn(missing_docs)]
 use std::fmt;
 
-use crate::json::{Object, ObjectError, ParseError, Value};
-pub use crate::member::{MemberPath, Step};
-use crate::member::{MemberRule, Members, UnknownMember};
-use crate::time::Month;
+use x402_verdict_core::json::{Object, ObjectError, ParseError, Value};
+pub use x402_verdict_core::member::{MemberPath, Step};
+use x402_verdict_core::member::{MemberRule, Members, UnknownMember};
+use x402_verdict_core::time::Month;
 
 /// The value of `schema`.
 pub const SCHEMA: &str = "published-metrics/v1";
@@ -712,8 +714,8 @@ fn check_consistency(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::ParseErrorKind;
     use serde_json::{json, Value as Json};
+    use x402_verdict_core::json::ParseErrorKind;
 
     fn valid() -> Json {
         json!({
