@@ -278,7 +278,7 @@ impl Evaluation {
             && self.reason != Some(Reason::NotListed)
     }
 
-    /// The structured result's members, named as [`EVALUATION_SCHEMA`]
+    /// The structured result's members, named as [`evaluation_schema`](crate::schema::evaluation_schema)
     /// describes, absent ones left out: what every
     /// writer of the result writes (serde natively, plain JS objects in the
     /// browser).
@@ -457,21 +457,3 @@ impl Lookup {
         }
     }
 }
-
-/// The JSON Schema of a serialized [`Evaluation`] (the MCP tools' `outputSchema`).
-pub const EVALUATION_SCHEMA: &str = r#"{
-  "type": "object",
-  "properties": {
-    "state": { "type": "string", "enum": ["human-backed", "revoked", "unknown"], "description": "The routing signal." },
-    "outcome": { "type": "string", "enum": ["human_backed", "revoked", "stale", "no_signal", "no_service", "no_response"], "description": "The verdict's outcome, or why no verdict arrived." },
-    "freshness": { "type": "string", "enum": ["fresh", "overdue", "unknown"], "description": "Whether the last re-check is inside its promised cadence." },
-    "signature": { "type": "string", "enum": ["valid", "invalid", "unverifiable", "not_checked"], "description": "The local strict Ed25519 check of the verdict's signature." },
-    "assuranceLevel": { "type": "string", "pattern": "^[A-Z0-9+-]{1,8}$", "description": "The grade of a positive claim." },
-    "verifiedAt": { "type": "string", "format": "date-time", "description": "The last re-check (RFC 3339, UTC)." },
-    "recheckEveryHours": { "type": "integer", "minimum": 1, "maximum": 8760, "description": "The promised re-check cadence." },
-    "reason": { "type": "string", "enum": ["no_base_url", "invalid_input", "not_listed", "http_status", "network_error", "timeout", "too_large", "redirected", "malformed", "endpoint_mismatch", "no_signal", "stale", "revoked", "overdue", "verified_in_future", "signature_invalid", "signature_required"], "description": "A stable code saying why the result is what it is." },
-    "detail": { "type": "string", "description": "A one-line explanation for logs." }
-  },
-  "required": ["state", "outcome", "freshness", "signature"],
-  "additionalProperties": false
-}"#;

@@ -56,6 +56,7 @@ pub mod network;
 pub mod options;
 pub mod request;
 pub mod resource;
+pub mod schema;
 #[cfg(feature = "serde")]
 mod serialize;
 pub mod signing;
@@ -66,10 +67,7 @@ pub mod writing;
 
 pub use challenge::{Challenge, PaymentOption};
 pub use endpoint::Endpoint;
-pub use evaluate::{
-    Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State,
-    EVALUATION_SCHEMA,
-};
+pub use evaluate::{Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State};
 pub use keys::{KeyId, TrustedKeys};
 pub use network::{canonical_chain, same_chain};
 pub use options::LookupOptions;

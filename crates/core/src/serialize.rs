@@ -1,5 +1,5 @@
 //! The structured result through serde (feature `serde`): the shape
-//! [`EVALUATION_SCHEMA`](crate::EVALUATION_SCHEMA) describes, absent fields
+//! [`evaluation_schema`](crate::schema::evaluation_schema) describes, absent fields
 //! left out; an option read from a payment challenge; and the endpoints of
 //! a discovery listing's page.
 //!

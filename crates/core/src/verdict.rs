@@ -359,8 +359,11 @@ impl Verdict {
     }
 }
 
+/// [`is_assurance_level`] as a JSON Schema `pattern`.
+pub const ASSURANCE_LEVEL_PATTERN: &str = "^[A-Z0-9+-]{1,8}$";
+
 /// Whether `level` is a valid assurance grade: 1 to 8 characters of `A-Z`,
-/// `0-9`, `+`, `-`.
+/// `0-9`, `+`, `-` ([`ASSURANCE_LEVEL_PATTERN`]).
 pub fn is_assurance_level(level: &str) -> bool {
     (1..=8).contains(&level.len())
         && level

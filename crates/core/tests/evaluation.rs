@@ -426,7 +426,8 @@ fn structured_result_serializes_with_wire_names() {
 
 #[test]
 fn members_are_the_schema_properties() {
-    let schema: Value = serde_json::from_str(x402_verdict_core::EVALUATION_SCHEMA).unwrap();
+    let schema: Value =
+        serde_json::from_str(&x402_verdict_core::schema::evaluation_schema()).unwrap();
     let properties: Vec<&str> = schema["properties"]
         .as_object()
         .unwrap()

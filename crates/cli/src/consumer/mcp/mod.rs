@@ -19,11 +19,13 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::service::ServerInitializeError;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
-use serde_json::Value;
+use serde_json::{json, Value};
 use x402_verdict_core::endpoint::EndpointError;
+use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
 use x402_verdict_core::keys::KeysError;
 use x402_verdict_core::request::BaseUrlError;
-use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS, EVALUATION_SCHEMA};
+use x402_verdict_core::schema::evaluation_schema;
+use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
 use super::lookup::{parse_timeout, TimeoutArgError};
 use super::verifier::{HttpClientError, Verifier};
@@ -248,22 +250,33 @@ pub struct VerdictServer {
 }
 
 fn tools() -> Vec<Tool> {
-    let object = |text: &str| -> Arc<JsonObject> {
-        Arc::new(serde_json::from_str(text).unwrap_or_default())
+    // The core's field limit counts UTF-8 bytes; a schema's maxLength counts
+    // characters, so it is the most a valid value can have, and the core
+    // refuses a longer one in bytes (-32602, naming the argument).
+    let field = |description: &str| {
+        json!({ "type": "string", "minLength": 1, "maxLength": MAX_FIELD_BYTES,
+                "description": format!("{description} At most {MAX_FIELD_BYTES} bytes of UTF-8.") })
     };
-    let input = object(
-        r#"{
-          "type": "object",
-          "properties": {
-            "chain": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The network the payment settles on, from the 402 response (x402 v1 name such as base, or a CAIP-2 id such as eip155:8453)." },
-            "payTo": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The address the payment goes to, from the 402 response." },
-            "resourceUrl": { "type": "string", "minLength": 1, "maxLength": 512, "description": "The resource URL the payment unlocks, from the 402 response. It is never fetched." }
-          },
-          "required": ["chain", "payTo", "resourceUrl"],
-          "additionalProperties": false
-        }"#,
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "chain": field("The network the payment settles on, from the 402 response (x402 v1 name such as base, or a CAIP-2 id such as eip155:8453)."),
+            "payTo": field("The address the payment goes to, from the 402 response."),
+            "resourceUrl": field("The resource URL the payment unlocks, from the 402 response. It is never fetched."),
+        },
+        "required": ["chain", "payTo", "resourceUrl"],
+        "additionalProperties": false
+    });
+    let object = |schema: Value| -> Arc<JsonObject> {
+        match schema {
+            Value::Object(object) => Arc::new(object),
+            _ => unreachable!("a schema written as an object"),
+        }
+    };
+    let input = object(input);
+    let output = object(
+        serde_json::from_str(&evaluation_schema()).expect("the core writes its schema as JSON"),
     );
-    let output = object(EVALUATION_SCHEMA);
     let annotations = |title: &str| {
         let mut a = ToolAnnotations::with_title(title)
             .read_only(true)
