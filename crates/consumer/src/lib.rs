@@ -1,6 +1,11 @@
-//! The native consumer: fetches one verdict (whole-exchange timeout, 64 KiB
-//! cap, no credentials, no redirect to another origin) and hands what it got
-//! to the core.
+//! The native consumer of x402 verification verdicts: fetches one verdict
+//! (whole-exchange timeout, 64 KiB cap, no credentials, no redirect to
+//! another origin) and hands what it got to the core, which decides
+//! everything. The `x402-verdict` command and the Python package
+//! (`x402_verdict`) share it: one HTTP client, its rules written once.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::time::{Duration, SystemTime};
 
