@@ -8,8 +8,8 @@
 - ``service``: the project's reference verification service
   (``x402-verdict serve``, target/release) signing with the demo key, its
   registry attesting the paid routes: human-backed, revoked, unlisted, a
-  published verdict tampered with after signing, and two options of one
-  route (one revoked).
+  published verdict tampered with after signing, two options of one route
+  (one revoked), and a route declaring a resource on another origin.
 - ``hostile``: a verification service that answers after 10 s, after
   300 ms, or with 50 MB; ``DOWN`` is a port nobody listens on.
 """
@@ -45,7 +45,10 @@ ROUTES = {
     "/unlisted": [UNLISTED],
     "/tampered": [TAMPERED],
     "/pair": [REVOKED, BACKED],
+    "/elsewhere": [BACKED],
 }
+# The resource ``/elsewhere`` declares, on another origin than its own (attested).
+ELSEWHERE = "https://api.example.com/premium-data"
 
 
 def free_port() -> int:
@@ -159,6 +162,7 @@ def paid():
         f"GET {path}": {
             "accepts": [{"scheme": "exact", "payTo": pay_to, "price": "$0.01", "network": NETWORK} for pay_to in pay_tos],
             "description": f"The route {path}",
+            **({"resource": ELSEWHERE} if path == "/elsewhere" else {}),
         }
         for path, pay_tos in ROUTES.items()
     }
@@ -243,6 +247,7 @@ def service(paid):
             attested(REVOKED, f"{url}/revoked", "revoked"),
             attested(REVOKED, f"{url}/pair", "revoked"),
             attested(BACKED, f"{url}/pair"),
+            attested(BACKED, ELSEWHERE),
         ],
         "published": [signed],
     }

@@ -9,7 +9,7 @@ import asyncio
 import time
 
 import pytest
-from conftest import AGENT_KEY, BACKED, DOWN, NETWORK
+from conftest import AGENT_KEY, BACKED, DOWN, ELSEWHERE, NETWORK
 
 from x402_verdict import Verifier, guard
 
@@ -35,7 +35,8 @@ def async_client():
 
 
 def pay_sync(client, url):
-    """GETs ``url`` through ``requests`` paying with ``client``: the status, or the abort's reason."""
+    """GETs ``url`` through ``requests`` paying with ``client`` (an x402ClientSync or
+    x402HTTPClientSync): the status, or the abort's reason."""
     from x402.http.clients.requests import PaymentError, x402_requests
     from x402.schemas import PaymentAbortedError
 
@@ -47,7 +48,8 @@ def pay_sync(client, url):
 
 
 def pay_async(client, url):
-    """GETs ``url`` through ``httpx`` paying with ``client``: the status, or the abort's reason."""
+    """GETs ``url`` through ``httpx`` paying with ``client`` (an x402Client or
+    x402HTTPClient): the status, or the abort's reason."""
     from x402.http.clients.httpx import PaymentError, x402HttpxClient
     from x402.schemas import PaymentAbortedError
 
@@ -173,3 +175,33 @@ def test_a_policy_that_is_none_is_refused_at_once(keyed):
         with pytest.raises(ValueError) as raised:
             guard(sync_client(), keyed, policy)
         assert str(raised.value) == line
+
+
+def http_client_of(client):
+    from x402 import x402Client
+    from x402.http import x402HTTPClient, x402HTTPClientSync
+
+    return x402HTTPClient(client) if isinstance(client, x402Client) else x402HTTPClientSync(client)
+
+
+@pytest.mark.parametrize("clients", CLIENTS)
+def test_a_resource_declared_on_another_origin(paid, keyed, clients):
+    """With the HTTP client, require-human-backed refuses a resource declared elsewhere;
+    the default, and the guard without it, decide on the declared resource's verdict."""
+    make, pay = clients
+    url = f"{paid.url}/elsewhere"
+    before = len(paid.paid("/elsewhere"))
+    client = make()
+    http = http_client_of(client)
+    guard(client, keyed, "require-human-backed", http_client=http)
+    assert pay(http, url) == (
+        f"x402-verdict: not paying {ELSEWHERE}: it is declared on another origin than the URL fetched, "
+        f"{url} (policy require-human-backed)."
+    )
+    assert len(paid.paid("/elsewhere")) == before
+    assert pay(guard(make(), keyed, "require-human-backed"), url) == 200
+    client = make()
+    http = http_client_of(client)
+    guard(client, keyed, http_client=http)
+    assert pay(http, url) == 200
+    assert len(paid.paid("/elsewhere")) == before + 2
