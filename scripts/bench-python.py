@@ -1,11 +1,19 @@
 """The Python package's figures (npm run bench, after npm run build):
-import time, and the time a lookup adds to a payment, first (a new
-Verifier: a new connection) and warm (the same Verifier again: its
-connection kept), beside a pure-Python lookup (httpx, then the verdict's
-canonical form and its Ed25519 signature checked with cryptography), all
-against the reference service (x402-verdict serve) on loopback.
 
-    .work/python-bench-venv/bin/python scripts/bench-python.py
+- import time, beside importing httpx and cryptography's Ed25519;
+- one lookup, first (a new Verifier: a new connection) and kept (the same
+  Verifier again: the answer kept as the service's Cache-Control allows),
+  beside a pure-Python lookup (httpx, the verdict's canonical form, its
+  Ed25519 signature checked with cryptography), first (a new client) and
+  warm (its connection kept);
+- the time the guard adds to a payment: x402ClientSync's
+  create_payment_payload (the exact EVM scheme, a local key) with the guard
+  (a new Verifier each time, and one Verifier throughout) and without;
+
+all against the reference service (x402-verdict serve) on loopback.
+Medians; ratios are ours over the comparison.
+
+    bash scripts/bench-python.sh
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIN = str(ROOT / "target/release/x402-verdict")
 WORK = ROOT / ".work/python-bench"
-ENDPOINT = ("base", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data")
+ENDPOINT = ("eip155:8453", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data")
+USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+AGENT_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 RUNS = 200
 IMPORTS = 15
 
@@ -93,6 +103,35 @@ def pure_python(url: str, public_key: str):
     return lookup, httpx.Client
 
 
+def payments(url: str, public_key: str):
+    """create_payment_payload without the guard, and with it (a new Verifier, one Verifier)."""
+    from eth_account import Account
+    from x402 import x402ClientSync
+    from x402.mechanisms.evm.exact.client import ExactEvmScheme
+    from x402.mechanisms.evm.signers import EthAccountSigner
+    from x402.schemas import PaymentRequired, PaymentRequirements, ResourceInfo
+
+    from x402_verdict import Verifier, guard
+
+    chain, pay_to, resource_url = ENDPOINT
+    required = PaymentRequired(resource=ResourceInfo(url=resource_url), accepts=[PaymentRequirements(
+        scheme="exact", network=chain, asset=USDC, amount="10000", pay_to=pay_to, max_timeout_seconds=60,
+        extra={"name": "USD Coin", "version": "2"})])
+    signer = EthAccountSigner(Account.from_key(AGENT_KEY))
+
+    def client():
+        return x402ClientSync().register(chain, ExactEvmScheme(signer=signer))
+
+    bare = client()
+    kept = guard(client(), Verifier(url, [public_key], strict=True), "require-human-backed")
+
+    def first():
+        guard(client(), Verifier(url, [public_key], strict=True), "require-human-backed").create_payment_payload(required)
+
+    return {"bare": median_ms(lambda: bare.create_payment_payload(required)), "first": median_ms(first),
+            "kept": median_ms(lambda: kept.create_payment_payload(required))}
+
+
 def main():
     url, public_key, child = start_service()
     try:
@@ -113,20 +152,24 @@ def main():
                 lookup(client)
 
         warm_client = Client()
-        figures = {
-            "import_ms": {"x402_verdict": import_time("x402_verdict") * 1000,
-                          "httpx + cryptography": import_time(
-                              "httpx, cryptography.hazmat.primitives.asymmetric.ed25519") * 1000},
-            "first_lookup_ms": {"x402_verdict": median_ms(first_ours), "httpx + cryptography": median_ms(first_pure)},
-            "warm_lookup_ms": {"x402_verdict": median_ms(lambda: warm.lookup_verdict(*ENDPOINT)),
-                               "httpx + cryptography": median_ms(lambda: lookup(warm_client))},
-            "load": os.getloadavg(),
-        }
+        pure = "httpx + cryptography"
+        rows = [
+            ("import (ms)", import_time("x402_verdict") * 1000,
+             import_time("httpx, cryptography.hazmat.primitives.asymmetric.ed25519") * 1000),
+            ("first lookup (ms)", median_ms(first_ours), median_ms(first_pure)),
+            ("kept / warm lookup (ms)", median_ms(lambda: warm.lookup_verdict(*ENDPOINT)),
+             median_ms(lambda: lookup(warm_client))),
+        ]
         warm_client.close()
-        for name in ["import_ms", "first_lookup_ms", "warm_lookup_ms"]:
-            ours, pure = figures[name]["x402_verdict"], figures[name]["httpx + cryptography"]
-            print(f"{name:16} x402_verdict {ours:8.2f}  httpx + cryptography {pure:8.2f}  ratio {ours / pure:5.2f}")
-        print("load average", " ".join(f"{x:.2f}" for x in figures["load"]))
+        print(f"{'':26} {'x402_verdict':>13} {pure:>21} {'ratio':>7}")
+        for name, ours, theirs in rows:
+            print(f"{name:26} {ours:13.3f} {theirs:21.3f} {ours / theirs:7.2f}")
+        paying = payments(url, public_key)
+        print(f"payment without the guard {paying['bare']:.3f} ms; added by the guard: "
+              f"first lookup {paying['first'] - paying['bare']:.3f} ms "
+              f"({paying['first'] / paying['bare']:.2f}x), kept answer {paying['kept'] - paying['bare']:.3f} ms "
+              f"({paying['kept'] / paying['bare']:.2f}x)")
+        print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     finally:
         child.terminate()
         child.wait(10)

@@ -23,6 +23,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -105,10 +106,22 @@ class Facilitator(Quiet):
 
 
 class Hostile(Quiet):
-    """``/slow``: answers 404 after 10 s; ``/late``: after 300 ms; ``/huge``: 50 MB."""
+    """``/slow``: answers 404 after 10 s; ``/late``: after 300 ms; ``/huge``: 50 MB;
+    ``/kept``: 404 that may be kept a minute. ``asked`` counts the requests of each."""
+
+    asked = Counter()
 
     def do_GET(self):
+        where = self.path.split("/")[1]
+        Hostile.asked[where] += 1
         try:
+            if where == "kept":
+                data = b'{"error":"no attestation for this endpoint"}'
+                self.send_response(404)
+                self.send_header("Cache-Control", "public, max-age=60")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                return self.wfile.write(data)
             if self.path.startswith("/slow/"):
                 time.sleep(10)
             elif self.path.startswith("/late/"):

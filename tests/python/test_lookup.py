@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from conftest import BACKED, BIN, DOWN, NETWORK, REVOKED, TAMPERED, UNLISTED
+from conftest import BACKED, BIN, DOWN, NETWORK, REVOKED, TAMPERED, UNLISTED, Hostile
 
 from x402_verdict import Verifier
 
@@ -178,3 +178,22 @@ def test_bad_settings_raise_one_line(kwargs, line):
     with pytest.raises(ValueError) as raised:
         Verifier(**kwargs)
     assert str(raised.value) == line
+
+
+def test_answers_are_kept_as_cache_control_allows(hostile):
+    """``/kept`` allows a minute: each endpoint is asked once per verifier; ``/late``
+    sends no Cache-Control: asked every time."""
+    verifier = Verifier(f"{hostile}/kept")
+    before = Hostile.asked["kept"]
+    for _ in range(3):
+        assert verifier.lookup_verdict(NETWORK, BACKED, "https://a.example/")["reason"] == "not_listed"
+        assert run(verifier.lookup_verdict_async, NETWORK, BACKED, "https://a.example/")["reason"] == "not_listed"
+    assert Hostile.asked["kept"] == before + 1
+    verifier.lookup_verdict(NETWORK, BACKED, "https://b.example/")
+    Verifier(f"{hostile}/kept").lookup_verdict(NETWORK, BACKED, "https://a.example/")
+    assert Hostile.asked["kept"] == before + 3
+    late = Verifier(f"{hostile}/late")
+    before = Hostile.asked["late"]
+    for _ in range(2):
+        late.lookup_verdict(NETWORK, BACKED, "https://a.example/")
+    assert Hostile.asked["late"] == before + 2

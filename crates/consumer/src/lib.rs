@@ -7,9 +7,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::time::{Duration, SystemTime};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use reqwest::redirect::Policy;
+use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
     MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
@@ -57,6 +60,45 @@ pub struct Verifier {
     /// The whole-exchange timeout.
     pub timeout: Duration,
     client: reqwest::Client,
+    /// The answers kept for reuse ([`Verifier::keeping_answers`]), shared by
+    /// the verifier's clones.
+    kept: Option<Arc<Kept>>,
+}
+
+/// One answer received: its status and body, kept until `until`.
+#[derive(Clone, Debug)]
+struct Answer {
+    status: u16,
+    body: Arc<[u8]>,
+    until: Instant,
+}
+
+/// Answers kept for reuse, by verdict URL: as long as the service's
+/// `Cache-Control` allows (at most an hour), at most
+/// [`MAX_KEPT_ANSWERS`] at once; failures are never kept (the core's
+/// [`cache`](x402_verdict_core::cache) rules, as the badge keeps them).
+#[derive(Debug, Default)]
+struct Kept(Mutex<HashMap<String, Answer>>);
+
+impl Kept {
+    /// The answer kept for `url`, unless it has expired.
+    fn get(&self, url: &str) -> Option<Answer> {
+        let kept = self.0.lock().ok()?;
+        kept.get(url).filter(|a| a.until > Instant::now()).cloned()
+    }
+
+    /// Keeps `answer` for `url` (expired answers go first; past the limit,
+    /// it is not kept).
+    fn keep(&self, url: &str, answer: Answer) {
+        let Ok(mut kept) = self.0.lock() else {
+            return;
+        };
+        let now = Instant::now();
+        kept.retain(|_, a| a.until > now);
+        if kept.len() < MAX_KEPT_ANSWERS as usize || kept.contains_key(url) {
+            kept.insert(url.to_owned(), answer);
+        }
+    }
 }
 
 impl Verifier {
@@ -78,7 +120,18 @@ impl Verifier {
             strict,
             timeout: Duration::from_millis(timeout_ms.into()),
             client,
+            kept: None,
         })
+    }
+
+    /// This verifier, keeping each answer it receives for as long as the
+    /// service's `Cache-Control` allows (at most an hour): a lookup of an
+    /// endpoint whose answer is kept asks nothing, and evaluates the kept
+    /// answer anew against its keys and the clock.
+    #[must_use]
+    pub fn keeping_answers(mut self) -> Self {
+        self.kept = Some(Arc::default());
+        self
     }
 
     /// Looks `endpoint` up and evaluates the answer now. Never fails: every
@@ -93,23 +146,43 @@ impl Verifier {
             keys: self.keys.clone(),
             strict: self.strict,
         };
-        let fetched = tokio::time::timeout(
-            self.timeout,
-            fetch_capped(&self.client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
-        )
-        .await;
+        let kept = self.kept.as_ref().and_then(|kept| kept.get(&url));
+        let answer = match kept {
+            Some(answer) => Ok(answer),
+            None => self.fetch_verdict(&url).await,
+        };
         let now = Timestamp::from_system_time(SystemTime::now());
-        match fetched {
-            Err(_) => lookup.evaluate(Response::Failed(FetchFailure::Timeout), now),
-            Ok(Err(failure)) => lookup.evaluate(Response::Failed(failure), now),
-            Ok(Ok((status, body))) => lookup.evaluate(
+        match answer {
+            Err(failure) => lookup.evaluate(Response::Failed(failure), now),
+            Ok(answer) => lookup.evaluate(
                 Response::Http {
-                    status,
-                    body: &body,
+                    status: answer.status,
+                    body: &answer.body,
                 },
                 now,
             ),
         }
+    }
+
+    /// GETs the verdict at `url` within the timeout, and keeps the answer
+    /// when this verifier keeps answers and its `Cache-Control` allows.
+    async fn fetch_verdict(&self, url: &str) -> Result<Answer, FetchFailure> {
+        let fetched = tokio::time::timeout(
+            self.timeout,
+            fetch(&self.client, url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
+        )
+        .await
+        .map_err(|_| FetchFailure::Timeout)??;
+        let reuse = reuse_seconds(&fetched.cache_control);
+        let answer = Answer {
+            status: fetched.status,
+            body: fetched.body.into(),
+            until: Instant::now() + Duration::from_secs(reuse.into()),
+        };
+        if let Some(kept) = self.kept.as_ref().filter(|_| reuse > 0) {
+            kept.keep(url, answer.clone());
+        }
+        Ok(answer)
     }
 
     /// GETs `url` as JSON with this verifier's client: the status and up
@@ -121,6 +194,14 @@ impl Verifier {
     pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchFailure> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
+}
+
+/// What a GET received: the status, the `Cache-Control` (empty when
+/// absent) and the body.
+struct Fetched {
+    status: u16,
+    cache_control: String,
+    body: Vec<u8>,
 }
 
 /// GETs `url` accepting `accept`: the status and up to `cap` bytes of body.
@@ -135,6 +216,17 @@ pub async fn fetch_capped(
     accept: &str,
     cap: usize,
 ) -> Result<(u16, Vec<u8>), FetchFailure> {
+    let fetched = fetch(client, url, accept, cap).await?;
+    Ok((fetched.status, fetched.body))
+}
+
+/// [`fetch_capped`], with the answer's `Cache-Control`.
+async fn fetch(
+    client: &reqwest::Client,
+    url: &str,
+    accept: &str,
+    cap: usize,
+) -> Result<Fetched, FetchFailure> {
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, accept)
@@ -151,6 +243,12 @@ pub async fn fetch_capped(
     if response.content_length().is_some_and(|n| n > cap as u64) {
         return Err(FetchFailure::TooLarge);
     }
+    let cache_control = response
+        .headers()
+        .get(reqwest::header::CACHE_CONTROL)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
         if body.len() + chunk.len() > cap {
@@ -158,5 +256,9 @@ pub async fn fetch_capped(
         }
         body.extend_from_slice(&chunk);
     }
-    Ok((status.as_u16(), body))
+    Ok(Fetched {
+        status: status.as_u16(),
+        cache_control,
+        body,
+    })
 }

@@ -248,7 +248,9 @@ fn policy_of(name: &str) -> PyResult<Policy> {
 impl Verifier {
     /// A verifier against `base_url` (without one, every lookup reads
     /// `unknown`, outcome `no_service`), trusting `public_keys` (base64
-    /// Ed25519 keys), with a whole-exchange timeout and strict mode.
+    /// Ed25519 keys), with a whole-exchange timeout and strict mode. It
+    /// keeps each answer as long as the service's `Cache-Control` allows
+    /// (at most an hour), as the badge and the npm package do.
     #[new]
     #[pyo3(
         signature = (base_url=None, public_keys=None, timeout_ms=None, strict=None),
@@ -288,7 +290,8 @@ impl Verifier {
             Some(_) => return Err(value_error(&invalid("strict", OptionRule::NotABoolean))),
         };
         let inner = x402_verdict_consumer::Verifier::new(base_url, keys, strict, timeout_ms)
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
+            .keeping_answers();
         Ok(Verifier { inner })
     }
 
