@@ -107,7 +107,8 @@ class Facilitator(Quiet):
 
 class Hostile(Quiet):
     """``/slow``: answers 404 after 10 s; ``/late``: after 300 ms; ``/huge``: 50 MB;
-    ``/kept``: 404 that may be kept a minute. ``asked`` counts the requests of each."""
+    ``/kept``: 404 that may be kept a minute; ``/garbage``: bytes that are no JSON;
+    ``/redirect``: to another origin. ``asked`` counts the requests of each."""
 
     asked = Counter()
 
@@ -115,6 +116,14 @@ class Hostile(Quiet):
         where = self.path.split("/")[1]
         Hostile.asked[where] += 1
         try:
+            if where in ("garbage", "redirect"):
+                data = b"\xff\xfe{not json" if where == "garbage" else b""
+                self.send_response(200 if where == "garbage" else 302)
+                if where == "redirect":
+                    self.send_header("Location", f"http://localhost:{self.server.server_address[1]}/kept/v0/verdict")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                return self.wfile.write(data)
             if where == "kept":
                 data = b'{"error":"no attestation for this endpoint"}'
                 self.send_response(404)

@@ -154,7 +154,8 @@ def test_the_acceptable_option_is_preferred(paid, keyed, clients):
 
 
 @pytest.mark.parametrize("clients", CLIENTS)
-@pytest.mark.parametrize("where, reason", [("down", "network_error"), ("slow", "timeout"), ("huge", "too_large")])
+@pytest.mark.parametrize("where, reason", [("down", "network_error"), ("slow", "timeout"), ("huge", "too_large"),
+                                           ("garbage", "malformed"), ("redirect", "redirected")])
 def test_a_hostile_service_reads_unknown_within_the_timeout(paid, hostile, clients, where, reason):
     make, pay = clients
     base_url = DOWN if where == "down" else f"{hostile}/{where}"

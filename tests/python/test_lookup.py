@@ -49,7 +49,8 @@ def table(paid, service, hostile):
         cases.append((f"{path} {pay_to[:6]} no key", service.url, endpoint, None, False))
     endpoint = (NETWORK, BACKED, f"{paid.url}/backed")
     for name, base_url in [("down", DOWN), ("slow", f"{hostile}/slow"), ("huge", f"{hostile}/huge"),
-                           ("late", f"{hostile}/late")]:
+                           ("late", f"{hostile}/late"), ("garbage", f"{hostile}/garbage"),
+                           ("redirect", f"{hostile}/redirect")]:
         cases.append((name, base_url, endpoint, service.public_key, False))
     return cases
 
@@ -65,7 +66,8 @@ def test_answers_as_the_command(paid, service, hostile):
         assert run(verifier.endpoint_status_async, *endpoint) == got, name
         states.add(f"{got['state']} {got.get('reason', '')}".strip())
     for state in ["human-backed", "revoked revoked", "unknown not_listed", "unknown signature_invalid",
-                  "unknown timeout", "unknown too_large", "unknown network_error"]:
+                  "unknown timeout", "unknown too_large", "unknown network_error", "unknown malformed",
+                  "unknown redirected"]:
         assert state in states, sorted(states)
 
 
