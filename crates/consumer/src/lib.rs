@@ -262,3 +262,38 @@ async fn fetch(
         body,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(seconds: u64) -> Answer {
+        Answer {
+            status: 404,
+            body: Arc::from(&b"{}"[..]),
+            until: Instant::now() + Duration::from_secs(seconds),
+        }
+    }
+
+    #[test]
+    fn kept_answers_expire_and_stop_at_the_limit() {
+        let kept = Kept::default();
+        kept.keep("a", answer(60));
+        assert_eq!(kept.get("a").map(|a| a.status), Some(404));
+        kept.keep("b", answer(0));
+        assert!(kept.get("b").is_none(), "an expired answer is never reused");
+        for i in 1..MAX_KEPT_ANSWERS {
+            kept.keep(&i.to_string(), answer(60));
+        }
+        kept.keep("over", answer(60));
+        assert!(
+            kept.get("over").is_none(),
+            "past the limit, a new answer is not kept"
+        );
+        kept.keep("a", answer(120));
+        assert!(
+            kept.get("a").is_some(),
+            "a kept answer may be renewed at the limit"
+        );
+    }
+}
