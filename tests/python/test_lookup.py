@@ -199,3 +199,23 @@ def test_answers_are_kept_as_cache_control_allows(hostile):
     for _ in range(2):
         late.lookup_verdict(NETWORK, BACKED, "https://a.example/")
     assert Hostile.asked["late"] == before + 2
+
+
+def test_a_process_that_looked_up_exits_cleanly(hostile):
+    """Sync and async lookups, then the interpreter exits at once: no thread of
+    the package touches it while it finalizes (five processes)."""
+    import sys
+
+    code = f"""
+import asyncio
+from x402_verdict import Verifier
+verifier = Verifier({f"{hostile}/late"!r}, timeout_ms=5000)
+endpoint = ({NETWORK!r}, {BACKED!r}, "https://a.example/")
+assert verifier.lookup_verdict(*endpoint)["reason"] == "not_listed"
+async def main():
+    return await asyncio.gather(*(verifier.endpoint_status_async(*endpoint) for _ in range(8)))
+assert all(r["reason"] == "not_listed" for r in asyncio.run(main()))
+"""
+    for _ in range(5):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stderr) == (0, "")

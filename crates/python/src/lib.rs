@@ -5,18 +5,19 @@
 //! Python only re-exports this module and hooks the official x402 client.
 //!
 //! Every lookup runs on one Tokio runtime with the GIL released: a sync
-//! lookup blocks its own thread only, an async one completes an asyncio
-//! future and never blocks the event loop.
+//! lookup blocks its own thread only; an async one is the sync one on the
+//! event loop's default executor, and never blocks the loop.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::future::Future;
+use std::sync::OnceLock;
 
 use futures_util::future::join_all;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
+use tokio::runtime::{Builder, Runtime};
 use x402_verdict_core::guard::{preference, Policy};
 use x402_verdict_core::json::Value as Json;
 use x402_verdict_core::options::{OptionError, OptionRule, OptionsError, OPTION_NAMES};
@@ -114,9 +115,38 @@ fn result_dict(py: Python<'_>, result: &Evaluation) -> PyResult<Py<PyAny>> {
     Ok(dict.unbind())
 }
 
-/// The runtime every lookup runs on (created at the first lookup).
-fn runtime() -> &'static tokio::runtime::Runtime {
-    pyo3_async_runtimes::tokio::get_runtime()
+/// The runtime every lookup runs on, created at the first lookup: one
+/// worker thread drives the connections and timers while each lookup runs
+/// on the thread that asked, the GIL released. No thread of it ever calls
+/// into Python.
+fn runtime() -> PyResult<&'static Runtime> {
+    static RUNTIME: OnceLock<Result<Runtime, String>> = OnceLock::new();
+    let built = RUNTIME.get_or_init(|| {
+        Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("x402-verdict")
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())
+    });
+    built
+        .as_ref()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the lookups' runtime: {e}")))
+}
+
+/// `verifier.method(*args)` as an awaitable that never blocks the running
+/// event loop: run on the loop's default executor, whose threads Python
+/// joins before it exits (so no lookup touches a finalizing interpreter).
+fn in_executor<'py>(
+    verifier: &Bound<'py, Verifier>,
+    method: &str,
+    args: Vec<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = verifier.py();
+    let running = py.import("asyncio")?.call_method0("get_running_loop")?;
+    let mut call = vec![py.None().into_bound(py), verifier.getattr(method)?];
+    call.extend(args);
+    running.call_method1("run_in_executor", PyTuple::new(py, call)?)
 }
 
 /// Looks endpoints up against one verification service; service problems
@@ -306,19 +336,25 @@ impl Verifier {
         pay_to: &Bound<'py, PyAny>,
         resource_url: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, [chain, pay_to, resource_url], false)
+        let endpoint = endpoint_of([Some(chain), Some(pay_to), Some(resource_url)])
+            .map_err(|e| value_error(&e))?;
+        let (verifier, runtime) = (&self.inner, runtime()?);
+        let result = py.detach(|| runtime.block_on(verifier.check(endpoint)));
+        Ok(result_dict(py, &result)?.into_bound(py))
     }
 
     /// `lookup_verdict` as an awaitable that never blocks the running
-    /// event loop (also named `endpoint_status_async`).
+    /// event loop (also named `endpoint_status_async`); arguments that name
+    /// no endpoint raise at once.
     fn lookup_verdict_async<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         chain: &Bound<'py, PyAny>,
         pay_to: &Bound<'py, PyAny>,
         resource_url: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, [chain, pay_to, resource_url], true)
+        let values = [chain, pay_to, resource_url];
+        endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
+        in_executor(slf, "lookup_verdict", values.map(Clone::clone).to_vec())
     }
 
     /// The guard's decisions on `requirements`, options of
@@ -329,61 +365,28 @@ impl Verifier {
     /// that name no endpoint read `unknown`, `invalid_input`.
     #[pyo3(signature = (payment_required, requirements, policy, fetched=None, awaitable=false))]
     fn check_options<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         payment_required: &Bound<'py, PyAny>,
         requirements: Vec<Bound<'py, PyAny>>,
         policy: &str,
         fetched: Option<String>,
         awaitable: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
         let policy = policy_of(policy)?;
+        if awaitable {
+            let args = (payment_required, requirements, policy.as_str(), fetched);
+            let args = args.into_pyobject(py)?.iter().collect();
+            return in_executor(slf, "check_options", args);
+        }
         let asked = requirements
             .iter()
             .map(|requirement| Asked::of(payment_required, requirement))
             .collect();
-        let work = decide(self.inner.clone(), asked, policy, fetched);
-        run(py, awaitable, work, |py, decided| {
-            Ok(payment_checks(py, decided)?
-                .into_pyobject(py)?
-                .into_any()
-                .unbind())
-        })
-    }
-}
-
-impl Verifier {
-    /// One endpoint's lookup, on this thread or as an awaitable ([`run`]).
-    fn lookup<'py>(
-        &self,
-        py: Python<'py>,
-        values: [&Bound<'py, PyAny>; 3],
-        awaitable: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let endpoint = endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
-        let verifier = self.inner.clone();
-        let work = async move { verifier.check(endpoint).await };
-        run(py, awaitable, work, |py, result| result_dict(py, &result))
-    }
-}
-
-/// Runs `work` on the runtime and hands its output to `finish`, with the
-/// GIL: on this thread with the GIL released while it runs, or, when
-/// `awaitable`, as an asyncio awaitable that never blocks the event loop.
-fn run<'py, T: Send + 'static>(
-    py: Python<'py>,
-    awaitable: bool,
-    work: impl Future<Output = T> + Send + 'static,
-    finish: fn(Python<'_>, T) -> PyResult<Py<PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if awaitable {
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let output = work.await;
-            Python::attach(|py| finish(py, output))
-        })
-    } else {
-        let output = py.detach(|| runtime().block_on(work));
-        Ok(finish(py, output)?.into_bound(py))
+        let work = decide(slf.get().inner.clone(), asked, policy, fetched);
+        let runtime = runtime()?;
+        let decided = py.detach(|| runtime.block_on(work));
+        Ok(payment_checks(py, decided)?.into_pyobject(py)?.into_any())
     }
 }
 
