@@ -206,3 +206,29 @@ def test_a_resource_declared_on_another_origin(paid, keyed, clients):
     guard(client, keyed, http_client=http)
     assert pay(http, url) == 200
     assert len(paid.paid("/elsewhere")) == before + 2
+
+
+@pytest.mark.parametrize("pay_to, path, paid_on", [("0x1111111111111111111111111111111111111111", "revoked", False),
+                                                   (BACKED, "backed", True)])
+def test_x402_v1_options_name_their_resource(paid, keyed, pay_to, path, paid_on):
+    """An x402 v1 challenge declares the resource on each option (``base-sepolia``
+    is eip155:84532): the official client's v1 path, offline."""
+    from eth_account import Account
+    from x402 import x402ClientSync
+    from x402.mechanisms.evm.exact.v1.client import ExactEvmSchemeV1
+    from x402.mechanisms.evm.signers import EthAccountSigner
+    from x402.schemas import PaymentAbortedError
+    from x402.schemas.v1 import PaymentRequiredV1, PaymentRequirementsV1
+
+    signer = EthAccountSigner(Account.from_key(AGENT_KEY))
+    client = guard(x402ClientSync().register_v1("base-sepolia", ExactEvmSchemeV1(signer)), keyed, "require-human-backed")
+    url = f"{paid.url}/{path}"
+    required = PaymentRequiredV1(accepts=[PaymentRequirementsV1(
+        scheme="exact", network="base-sepolia", max_amount_required="10000", resource=url, pay_to=pay_to,
+        max_timeout_seconds=60, asset="0x036CbD53842c5426634e7929541eC2318f3dCF7e", extra={"name": "USDC", "version": "2"})])
+    if paid_on:
+        assert client.create_payment_payload(required).x402_version == 1
+    else:
+        with pytest.raises(PaymentAbortedError) as aborted:
+            client.create_payment_payload(required)
+        assert aborted.value.reason == refusal(url, "revoked", "revoked", "revoked", "require-human-backed")
