@@ -49,9 +49,10 @@ def guard(
 
     name = policy_name(policy)
     custom = callable(policy)
-    is_async = isinstance(client, x402Client)
-    decisions = {}  # id(option) -> (option, PaymentCheck), while its payment is created
-    fetched = {}  # id(payment_required) -> URL fetched, from http_client
+    hooked: Any = client  # an x402Client or x402ClientSync, hooked below
+    is_async = isinstance(hooked, x402Client)
+    decisions: dict[int, tuple[Any, PaymentCheck]] = {}  # by id(option), while its payment is created
+    fetched: dict[int, str] = {}  # by id(payment_required): the URL fetched, from http_client
 
     if http_client is not None:
         http_client.on_payment_required(
@@ -90,7 +91,7 @@ def guard(
     def refusal(check):
         return None if check.pays else AbortResult(reason=check.refusal)
 
-    original = client.create_payment_payload
+    original = hooked.create_payment_payload
 
     def keep(payment_required, checks):
         accepts = list(payment_required.accepts)
@@ -140,7 +141,7 @@ def guard(
             return requirements  # not looked up here: the hook checks the one selected
         return rank(requirements, checks)
 
-    client.create_payment_payload = create_payment_payload
-    client.register_policy(order)
-    client.on_before_payment_creation(before)
+    hooked.create_payment_payload = create_payment_payload
+    hooked.register_policy(order)
+    hooked.on_before_payment_creation(before)
     return client
