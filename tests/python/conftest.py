@@ -106,7 +106,8 @@ class Facilitator(Quiet):
 
 
 class Hostile(Quiet):
-    """``/slow``: answers 404 after 10 s; ``/late``: after 300 ms; ``/huge``: 50 MB;
+    """``/slow``: answers 404 after 10 s; ``/late``: after 300 ms; ``/later``: after 1 s;
+    ``/huge``: 50 MB;
     ``/kept``: 404 that may be kept a minute; ``/garbage``: bytes that are no JSON;
     ``/redirect``: to another origin. ``asked`` counts the requests of each."""
 
@@ -135,6 +136,8 @@ class Hostile(Quiet):
                 time.sleep(10)
             elif self.path.startswith("/late/"):
                 time.sleep(0.3)
+            elif self.path.startswith("/later/"):
+                time.sleep(1)
             elif self.path.startswith("/huge/"):
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

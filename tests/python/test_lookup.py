@@ -105,16 +105,16 @@ def test_a_hostile_service_reads_unknown_within_the_timeout(hostile, where, reas
 def test_lookups_release_the_gil(hostile):
     """Two threads of lookups of a service 300 ms away take about the time of one."""
     verifier = Verifier(f"{hostile}/late", timeout_ms=5000)
-    endpoint = (NETWORK, BACKED, "https://api.example/data")
 
-    def three():
-        for _ in range(3):
+    def three(thread):
+        for i in range(3):
+            endpoint = (NETWORK, BACKED, f"https://api.example/{thread}/{i}")
             assert verifier.lookup_verdict(*endpoint)["reason"] == "not_listed"
 
     start = time.monotonic()
-    three()
+    three("alone")
     one = time.monotonic() - start
-    threads = [threading.Thread(target=three) for _ in range(2)]
+    threads = [threading.Thread(target=three, args=(name,)) for name in ["a", "b"]]
     start = time.monotonic()
     for thread in threads:
         thread.start()
@@ -127,7 +127,6 @@ def test_lookups_release_the_gil(hostile):
 
 def test_async_lookups_never_block_the_event_loop(hostile):
     verifier = Verifier(f"{hostile}/late", timeout_ms=5000)
-    endpoint = (NETWORK, BACKED, "https://api.example/data")
 
     async def main():
         ticks = 0
@@ -140,7 +139,8 @@ def test_async_lookups_never_block_the_event_loop(hostile):
 
         ticker = asyncio.create_task(tick())
         start = time.monotonic()
-        results = await asyncio.gather(*(verifier.lookup_verdict_async(*endpoint) for _ in range(5)))
+        results = await asyncio.gather(
+            *(verifier.lookup_verdict_async(NETWORK, BACKED, f"https://api.example/{i}") for i in range(5)))
         elapsed = time.monotonic() - start
         ticker.cancel()
         return results, elapsed, ticks
@@ -199,6 +199,25 @@ def test_answers_are_kept_as_cache_control_allows(hostile):
     for _ in range(2):
         late.lookup_verdict(NETWORK, BACKED, "https://a.example/")
     assert Hostile.asked["late"] == before + 2
+
+
+def test_lookups_of_one_endpoint_at_once_share_one_request(hostile):
+    verifier = Verifier(f"{hostile}/later", timeout_ms=5000)
+    endpoint = (NETWORK, BACKED, "https://a.example/shared")
+
+    async def main():
+        return await asyncio.gather(*(verifier.lookup_verdict_async(*endpoint) for _ in range(4)))
+
+    before = Hostile.asked["later"]
+    threads = [threading.Thread(target=verifier.lookup_verdict, args=endpoint) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    assert all(r["reason"] == "not_listed" for r in asyncio.run(main()))
+    for thread in threads:
+        thread.join()
+    assert Hostile.asked["later"] == before + 1
+    verifier.lookup_verdict(*endpoint)
+    assert Hostile.asked["later"] == before + 2, "an answer that may not be kept is asked again"
 
 
 def test_a_process_that_looked_up_exits_cleanly(hostile):

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use futures_util::future::{BoxFuture, FutureExt, Shared};
 use reqwest::redirect::Policy;
 use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::{
@@ -73,30 +74,52 @@ struct Answer {
     until: Instant,
 }
 
+/// A request under way for one verdict URL, which every lookup of it awaits.
+type Asking = Shared<BoxFuture<'static, Result<Answer, FetchFailure>>>;
+
 /// Answers kept for reuse, by verdict URL: as long as the service's
 /// `Cache-Control` allows (at most an hour), at most
 /// [`MAX_KEPT_ANSWERS`] at once; failures are never kept (the core's
 /// [`cache`](x402_verdict_core::cache) rules, as the badge keeps them).
+/// Lookups of one URL at once share one request.
 #[derive(Debug, Default)]
-struct Kept(Mutex<HashMap<String, Answer>>);
+struct Kept {
+    answers: Mutex<HashMap<String, Answer>>,
+    asking: Mutex<HashMap<String, Asking>>,
+}
 
 impl Kept {
     /// The answer kept for `url`, unless it has expired.
     fn get(&self, url: &str) -> Option<Answer> {
-        let kept = self.0.lock().ok()?;
+        let kept = self.answers.lock().ok()?;
         kept.get(url).filter(|a| a.until > Instant::now()).cloned()
     }
 
     /// Keeps `answer` for `url` (expired answers go first; past the limit,
     /// it is not kept).
     fn keep(&self, url: &str, answer: Answer) {
-        let Ok(mut kept) = self.0.lock() else {
+        let Ok(mut kept) = self.answers.lock() else {
             return;
         };
         let now = Instant::now();
         kept.retain(|_, a| a.until > now);
         if kept.len() < MAX_KEPT_ANSWERS as usize || kept.contains_key(url) {
             kept.insert(url.to_owned(), answer);
+        }
+    }
+
+    /// The request under way for `url`, or the one `start` starts.
+    fn asking(&self, url: &str, start: impl FnOnce() -> Asking) -> Asking {
+        match self.asking.lock() {
+            Ok(mut asking) => asking.entry(url.to_owned()).or_insert_with(start).clone(),
+            Err(_) => start(),
+        }
+    }
+
+    /// The request for `url` is answered: the next lookup asks anew.
+    fn answered(&self, url: &str) {
+        if let Ok(mut asking) = self.asking.lock() {
+            asking.remove(url);
         }
     }
 }
@@ -127,7 +150,8 @@ impl Verifier {
     /// This verifier, keeping each answer it receives for as long as the
     /// service's `Cache-Control` allows (at most an hour): a lookup of an
     /// endpoint whose answer is kept asks nothing, and evaluates the kept
-    /// answer anew against its keys and the clock.
+    /// answer anew against its keys and the clock; lookups of one endpoint
+    /// at once (by this verifier and its clones) share one request.
     #[must_use]
     pub fn keeping_answers(mut self) -> Self {
         self.kept = Some(Arc::default());
@@ -146,10 +170,17 @@ impl Verifier {
             keys: self.keys.clone(),
             strict: self.strict,
         };
-        let kept = self.kept.as_ref().and_then(|kept| kept.get(&url));
-        let answer = match kept {
-            Some(answer) => Ok(answer),
-            None => self.fetch_verdict(&url).await,
+        let (client, timeout) = (self.client.clone(), self.timeout);
+        let answer = match &self.kept {
+            None => fetch_verdict(client, url, timeout, None).await,
+            Some(kept) => match kept.get(&url) {
+                Some(answer) => Ok(answer),
+                None => {
+                    let start =
+                        || fetch_verdict(client, url.clone(), timeout, Some(Arc::clone(kept)));
+                    kept.asking(&url, || start().boxed().shared()).await
+                }
+            },
         };
         let now = Timestamp::from_system_time(SystemTime::now());
         match answer {
@@ -164,27 +195,6 @@ impl Verifier {
         }
     }
 
-    /// GETs the verdict at `url` within the timeout, and keeps the answer
-    /// when this verifier keeps answers and its `Cache-Control` allows.
-    async fn fetch_verdict(&self, url: &str) -> Result<Answer, FetchFailure> {
-        let fetched = tokio::time::timeout(
-            self.timeout,
-            fetch(&self.client, url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
-        )
-        .await
-        .map_err(|_| FetchFailure::Timeout)??;
-        let reuse = reuse_seconds(&fetched.cache_control);
-        let answer = Answer {
-            status: fetched.status,
-            body: fetched.body.into(),
-            until: Instant::now() + Duration::from_secs(reuse.into()),
-        };
-        if let Some(kept) = self.kept.as_ref().filter(|_| reuse > 0) {
-            kept.keep(url, answer.clone());
-        }
-        Ok(answer)
-    }
-
     /// GETs `url` as JSON with this verifier's client: the status and up
     /// to `cap` bytes of body. The caller bounds the exchange in time.
     ///
@@ -194,6 +204,45 @@ impl Verifier {
     pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchFailure> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
+}
+
+/// GETs the verdict at `url` within `timeout`; with `kept`, keeps the
+/// answer when its `Cache-Control` allows, and ends the request shared
+/// under `url`.
+async fn fetch_verdict(
+    client: reqwest::Client,
+    url: String,
+    timeout: Duration,
+    kept: Option<Arc<Kept>>,
+) -> Result<Answer, FetchFailure> {
+    let fetched = tokio::time::timeout(
+        timeout,
+        fetch(&client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
+    )
+    .await
+    .map_err(|_| FetchFailure::Timeout)
+    .and_then(|fetched| fetched);
+    let answered = fetched.map(answer_of);
+    if let Some(kept) = kept {
+        if let Ok((answer, reuse)) = &answered {
+            if *reuse > 0 {
+                kept.keep(&url, answer.clone());
+            }
+        }
+        kept.answered(&url);
+    }
+    answered.map(|(answer, _)| answer)
+}
+
+/// The answer `fetched` is, and the seconds it may be kept.
+fn answer_of(fetched: Fetched) -> (Answer, u32) {
+    let reuse = reuse_seconds(&fetched.cache_control);
+    let answer = Answer {
+        status: fetched.status,
+        body: fetched.body.into(),
+        until: Instant::now() + Duration::from_secs(reuse.into()),
+    };
+    (answer, reuse)
 }
 
 /// What a GET received: the status, the `Cache-Control` (empty when
