@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the CLI and the npm package as wasm-pack.toml says (wasm-pack with
+# Builds the CLI, the Python package's wheel (maturin, into target/wheels/)
+# and the npm package as wasm-pack.toml says (wasm-pack with
 # --no-opt, then wasm-opt, then scripts/minify.mjs), adds the package's
 # JavaScript (scripts/package-js.mjs), and copies the package into www/ for
 # the demo pages. Sets itself up first (scripts/setup.sh skips what is
@@ -10,6 +11,11 @@ bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 cargo build --release -p x402-verdict --quiet
+# The Python package (crates/python): one abi3 wheel (CPython 3.9 and
+# newer) that needs nothing else at run time, built with the maturin that
+# scripts/setup.sh installs.
+rm -f target/wheels/x402_verdict-*.whl
+.work/venv/bin/maturin build --release --quiet --manifest-path crates/python/Cargo.toml --out target/wheels
 # The demo's published-metrics page, from the committed snapshot (served at
 # /metrics/ by npm start).
 target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json --out www/metrics

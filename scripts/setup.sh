@@ -73,3 +73,16 @@ fi
 if [ ! -L node_modules ] && [ -L node_modules/.bin/node ]; then
   rm -f node_modules/.bin/node
 fi
+
+# The Python package's build tool, maturin (pinned), in the project's own
+# virtual environment (.work/venv), from PyPI: scripts/build.sh builds the
+# wheel with it.
+MATURIN_VERSION=1.9.6
+if [ ! -x .work/venv/bin/python ]; then
+  say "creating the virtual environment .work/venv"
+  python3 -m venv .work/venv
+fi
+if [ "$(.work/venv/bin/maturin --version 2>/dev/null)" != "maturin $MATURIN_VERSION" ]; then
+  say "installing maturin $MATURIN_VERSION into .work/venv"
+  .work/venv/bin/pip install --quiet --disable-pip-version-check "maturin==$MATURIN_VERSION"
+fi

@@ -51,3 +51,6 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
 
 step "build configuration, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
 node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/
+
+step "Python package (the wheel in a fresh virtual environment with the official x402 2.25; pytest tests/python/)"
+bash scripts/test-python.sh

@@ -14,8 +14,8 @@ use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::{BaseUrl, Challenge};
 
 use super::lookup::{parse_base_url, TrustArgs};
-use super::verifier::{http_client, HttpClientError};
 use crate::shown::Shown;
+use x402_verdict_consumer::{http_client, HttpClientError};
 
 /// The header an x402 v2 server sends its challenge in.
 const PAYMENT_REQUIRED: &str = "payment-required";

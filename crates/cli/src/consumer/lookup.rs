@@ -7,7 +7,7 @@ use x402_verdict_core::keys::{parse_public_key, KeyError};
 use x402_verdict_core::request::{check_timeout_ms, BaseUrlError, TimeoutError};
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
-use super::verifier::{HttpClientError, Verifier};
+use x402_verdict_consumer::{HttpClientError, Verifier};
 
 /// Options of `lookup`.
 #[derive(clap::Args, Debug)]

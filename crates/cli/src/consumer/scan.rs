@@ -24,8 +24,8 @@ use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::BaseUrl;
 
 use super::lookup::{parse_base_url, TrustArgs};
-use super::verifier::{HttpClientError, Verifier};
 use crate::shown::Shown;
+use x402_verdict_consumer::{HttpClientError, Verifier};
 
 /// Options of `scan`.
 #[derive(clap::Args, Debug)]

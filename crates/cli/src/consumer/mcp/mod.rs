@@ -28,9 +28,9 @@ use x402_verdict_core::schema::evaluation_schema;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
 use super::lookup::{parse_timeout, TimeoutArgError};
-use super::verifier::{HttpClientError, Verifier};
 use crate::service::connections::{ConnectionArgs, ConnectionArgsError};
 use crate::service::host::{self, HostError};
+use x402_verdict_consumer::{HttpClientError, Verifier};
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
 /// 2025-11-25 (negotiated by `initialize`) and 2026-07-28 (stateless: each

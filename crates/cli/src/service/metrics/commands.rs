@@ -7,7 +7,7 @@ use std::time::Duration;
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 use x402_verdict_metrics::{MetricsError, PublishedMetrics};
 
-use crate::consumer::verifier::{fetch_capped, http_client, HttpClientError};
+use x402_verdict_consumer::{fetch_capped, http_client, HttpClientError};
 
 /// Why a metrics command changed nothing: what could not be read or written.
 #[derive(Debug, thiserror::Error)]

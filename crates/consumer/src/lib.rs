@@ -1,0 +1,348 @@
+//! The native consumer of x402 verification verdicts: fetches one verdict
+//! (whole-exchange timeout, 64 KiB cap, no credentials, no redirect to
+//! another origin) and hands what it got to the core, which decides
+//! everything. The `x402-verdict` command and the Python package
+//! (`x402_verdict`) share it: one HTTP client, its rules written once.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use futures_util::future::{BoxFuture, FutureExt, Shared};
+use reqwest::redirect::Policy;
+use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
+use x402_verdict_core::{
+    BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
+    MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
+};
+
+/// The HTTP client cannot start (its TLS back end).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the HTTP client: {0}")]
+pub struct HttpClientError(#[source] reqwest::Error);
+
+/// The HTTP client of every native consumer: no cookies or credentials,
+/// redirects followed within the first URL's origin only (at most 5).
+///
+/// # Errors
+///
+/// When the TLS back end cannot start.
+pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
+    reqwest::Client::builder()
+        .redirect(Policy::custom(|attempt| {
+            let same_origin = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
+            // `previous` holds every URL asked so far, the first included.
+            if attempt.previous().len() > MAX_REDIRECTS || !same_origin {
+                attempt.stop()
+            } else {
+                attempt.follow()
+            }
+        }))
+        .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(HttpClientError)
+}
+
+/// Everything needed to look endpoints up against one service.
+#[derive(Clone, Debug)]
+pub struct Verifier {
+    /// The service; `None` answers `no_service`.
+    pub base_url: Option<BaseUrl>,
+    /// The configured public keys.
+    pub keys: TrustedKeys,
+    /// Strict mode.
+    pub strict: bool,
+    /// The whole-exchange timeout.
+    pub timeout: Duration,
+    client: reqwest::Client,
+    /// The answers kept for reuse ([`Verifier::keeping_answers`]), shared by
+    /// the verifier's clones.
+    kept: Option<Arc<Kept>>,
+}
+
+/// One answer received: its status and body, kept until `until`.
+#[derive(Clone, Debug)]
+struct Answer {
+    status: u16,
+    body: Arc<[u8]>,
+    until: Instant,
+}
+
+/// A request under way for one verdict URL, which every lookup of it awaits.
+type Asking = Shared<BoxFuture<'static, Result<Answer, FetchFailure>>>;
+
+/// Answers kept for reuse, by verdict URL: as long as the service's
+/// `Cache-Control` allows (at most an hour), at most
+/// [`MAX_KEPT_ANSWERS`] at once; failures are never kept (the core's
+/// [`cache`](x402_verdict_core::cache) rules, as the badge keeps them).
+/// Lookups of one URL at once share one request.
+#[derive(Debug, Default)]
+struct Kept {
+    answers: Mutex<HashMap<String, Answer>>,
+    asking: Mutex<HashMap<String, Asking>>,
+}
+
+impl Kept {
+    /// The answer kept for `url`, unless it has expired.
+    fn get(&self, url: &str) -> Option<Answer> {
+        let kept = self.answers.lock().ok()?;
+        kept.get(url).filter(|a| a.until > Instant::now()).cloned()
+    }
+
+    /// Keeps `answer` for `url` (expired answers go first; past the limit,
+    /// it is not kept).
+    fn keep(&self, url: &str, answer: Answer) {
+        let Ok(mut kept) = self.answers.lock() else {
+            return;
+        };
+        let now = Instant::now();
+        kept.retain(|_, a| a.until > now);
+        if kept.len() < MAX_KEPT_ANSWERS as usize || kept.contains_key(url) {
+            kept.insert(url.to_owned(), answer);
+        }
+    }
+
+    /// The request under way for `url`, or the one `start` starts.
+    fn asking(&self, url: &str, start: impl FnOnce() -> Asking) -> Asking {
+        match self.asking.lock() {
+            Ok(mut asking) => asking.entry(url.to_owned()).or_insert_with(start).clone(),
+            Err(_) => start(),
+        }
+    }
+
+    /// The request for `url` is answered: the next lookup asks anew.
+    fn answered(&self, url: &str) {
+        if let Ok(mut asking) = self.asking.lock() {
+            asking.remove(url);
+        }
+    }
+}
+
+impl Verifier {
+    /// A verifier with its own HTTP client.
+    ///
+    /// # Errors
+    ///
+    /// When the TLS back end cannot start.
+    pub fn new(
+        base_url: Option<BaseUrl>,
+        keys: TrustedKeys,
+        strict: bool,
+        timeout_ms: u32,
+    ) -> Result<Self, HttpClientError> {
+        let client = http_client()?;
+        Ok(Verifier {
+            base_url,
+            keys,
+            strict,
+            timeout: Duration::from_millis(timeout_ms.into()),
+            client,
+            kept: None,
+        })
+    }
+
+    /// This verifier, keeping each answer it receives for as long as the
+    /// service's `Cache-Control` allows (at most an hour): a lookup of an
+    /// endpoint whose answer is kept asks nothing, and evaluates the kept
+    /// answer anew against its keys and the clock; lookups of one endpoint
+    /// at once (by this verifier and its clones) share one request.
+    #[must_use]
+    pub fn keeping_answers(mut self) -> Self {
+        self.kept = Some(Arc::default());
+        self
+    }
+
+    /// Looks `endpoint` up and evaluates the answer now. Never fails: every
+    /// failure is an `unknown` result.
+    pub async fn check(&self, endpoint: Endpoint) -> Evaluation {
+        let Some(base_url) = &self.base_url else {
+            return Evaluation::no_service();
+        };
+        let url = base_url.verdict_url(&endpoint);
+        let lookup = Lookup {
+            endpoint,
+            keys: self.keys.clone(),
+            strict: self.strict,
+        };
+        let (client, timeout) = (self.client.clone(), self.timeout);
+        let answer = match &self.kept {
+            None => fetch_verdict(client, url, timeout, None).await,
+            Some(kept) => match kept.get(&url) {
+                Some(answer) => Ok(answer),
+                None => {
+                    let start =
+                        || fetch_verdict(client, url.clone(), timeout, Some(Arc::clone(kept)));
+                    kept.asking(&url, || start().boxed().shared()).await
+                }
+            },
+        };
+        let now = Timestamp::from_system_time(SystemTime::now());
+        match answer {
+            Err(failure) => lookup.evaluate(Response::Failed(failure), now),
+            Ok(answer) => lookup.evaluate(
+                Response::Http {
+                    status: answer.status,
+                    body: &answer.body,
+                },
+                now,
+            ),
+        }
+    }
+
+    /// GETs `url` as JSON with this verifier's client: the status and up
+    /// to `cap` bytes of body. The caller bounds the exchange in time.
+    ///
+    /// # Errors
+    ///
+    /// As [`fetch_capped`].
+    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchFailure> {
+        fetch_capped(&self.client, url, "application/json", cap).await
+    }
+}
+
+/// GETs the verdict at `url` within `timeout`; with `kept`, keeps the
+/// answer when its `Cache-Control` allows, and ends the request shared
+/// under `url`.
+async fn fetch_verdict(
+    client: reqwest::Client,
+    url: String,
+    timeout: Duration,
+    kept: Option<Arc<Kept>>,
+) -> Result<Answer, FetchFailure> {
+    let fetched = tokio::time::timeout(
+        timeout,
+        fetch(&client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
+    )
+    .await
+    .map_err(|_| FetchFailure::Timeout)
+    .and_then(|fetched| fetched);
+    let answered = fetched.map(answer_of);
+    if let Some(kept) = kept {
+        if let Ok((answer, reuse)) = &answered {
+            if *reuse > 0 {
+                kept.keep(&url, answer.clone());
+            }
+        }
+        kept.answered(&url);
+    }
+    answered.map(|(answer, _)| answer)
+}
+
+/// The answer `fetched` is, and the seconds it may be kept.
+fn answer_of(fetched: Fetched) -> (Answer, u32) {
+    let reuse = reuse_seconds(&fetched.cache_control);
+    let answer = Answer {
+        status: fetched.status,
+        body: fetched.body.into(),
+        until: Instant::now() + Duration::from_secs(reuse.into()),
+    };
+    (answer, reuse)
+}
+
+/// What a GET received: the status, the `Cache-Control` (empty when
+/// absent) and the body.
+struct Fetched {
+    status: u16,
+    cache_control: String,
+    body: Vec<u8>,
+}
+
+/// GETs `url` accepting `accept`: the status and up to `cap` bytes of body.
+/// The caller bounds the whole exchange with its timeout.
+///
+/// # Errors
+///
+/// A network failure, a refused redirect or a body over the cap.
+pub async fn fetch_capped(
+    client: &reqwest::Client,
+    url: &str,
+    accept: &str,
+    cap: usize,
+) -> Result<(u16, Vec<u8>), FetchFailure> {
+    let fetched = fetch(client, url, accept, cap).await?;
+    Ok((fetched.status, fetched.body))
+}
+
+/// [`fetch_capped`], with the answer's `Cache-Control`.
+async fn fetch(
+    client: &reqwest::Client,
+    url: &str,
+    accept: &str,
+    cap: usize,
+) -> Result<Fetched, FetchFailure> {
+    let mut response = client
+        .get(url)
+        .header(reqwest::header::ACCEPT, accept)
+        .send()
+        .await
+        .map_err(|_| FetchFailure::Network)?;
+    let status = response.status();
+    // A redirect the policy refused is handed back as it came; any other 3xx
+    // (304, 300, or a redirect without a Location) is a status.
+    let followable = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+    if followable && response.headers().contains_key(reqwest::header::LOCATION) {
+        return Err(FetchFailure::Redirected);
+    }
+    if response.content_length().is_some_and(|n| n > cap as u64) {
+        return Err(FetchFailure::TooLarge);
+    }
+    let cache_control = response
+        .headers()
+        .get(reqwest::header::CACHE_CONTROL)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
+        if body.len() + chunk.len() > cap {
+            return Err(FetchFailure::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Fetched {
+        status: status.as_u16(),
+        cache_control,
+        body,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(seconds: u64) -> Answer {
+        Answer {
+            status: 404,
+            body: Arc::from(&b"{}"[..]),
+            until: Instant::now() + Duration::from_secs(seconds),
+        }
+    }
+
+    #[test]
+    fn kept_answers_expire_and_stop_at_the_limit() {
+        let kept = Kept::default();
+        kept.keep("a", answer(60));
+        assert_eq!(kept.get("a").map(|a| a.status), Some(404));
+        kept.keep("b", answer(0));
+        assert!(kept.get("b").is_none(), "an expired answer is never reused");
+        for i in 1..MAX_KEPT_ANSWERS {
+            kept.keep(&i.to_string(), answer(60));
+        }
+        kept.keep("over", answer(60));
+        assert!(
+            kept.get("over").is_none(),
+            "past the limit, a new answer is not kept"
+        );
+        kept.keep("a", answer(120));
+        assert!(
+            kept.get("a").is_some(),
+            "a kept answer may be renewed at the limit"
+        );
+    }
+}

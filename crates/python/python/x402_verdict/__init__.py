@@ -1,0 +1,147 @@
+"""x402 verification verdicts for Python agents.
+
+``Verifier`` looks endpoints up; ``guard`` hooks the official x402 client
+(``x402Client`` or ``x402ClientSync``) so that it pays only what the policy
+allows. Every rule and every word comes from the native module (the
+project's Rust core); this file only hooks the client:
+
+1. the instance's ``create_payment_payload`` looks every accepted option up
+   at once before the client selects one;
+2. a policy (``register_policy``) orders the options by the core's
+   preference, leaving out those refused while an acceptable one remains;
+3. an ``on_before_payment_creation`` hook aborts with the core's line when
+   the option selected is refused, before anything is signed (looking it
+   up itself when step 1 did not run).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
+
+from ._native import PaymentCheck, Verifier, __version__, policy_name, rank
+
+if TYPE_CHECKING:
+    from ._native import VerdictResult
+
+__all__ = ["PaymentCheck", "Verifier", "guard", "__version__"]
+
+Client = TypeVar("Client")
+
+
+def guard(
+    client: Client,
+    verifier: Verifier,
+    policy: Union[str, Callable[[VerdictResult, Any], Any]] = "avoid-revoked",
+    http_client: Any = None,
+) -> Client:
+    """Hook ``client`` (an ``x402Client`` or ``x402ClientSync``) so that it pays
+    only what ``policy`` allows; returns ``client``.
+
+    ``policy``: ``"avoid-revoked"`` (the default), ``"require-human-backed"``,
+    or a callable ``(result, requirement)`` returning ``True`` to pay, or an
+    ``AbortResult`` to refuse with its own reason (``x402Client`` awaits it
+    when it returns an awaitable). ``http_client``: the ``x402HTTPClient``
+    made on ``client``, so that the guard sees the URL actually fetched.
+    """
+    from x402 import x402Client
+    from x402.schemas import AbortResult
+
+    name = policy_name(policy)
+    custom = callable(policy)
+    hooked: Any = client  # an x402Client or x402ClientSync, hooked below
+    is_async = isinstance(hooked, x402Client)
+    decisions: dict[int, tuple[Any, PaymentCheck]] = {}  # by id(option), while its payment is created
+    fetched: dict[int, str] = {}  # by id(payment_required): the URL fetched, from http_client
+
+    if http_client is not None:
+        http_client.on_payment_required(
+            lambda context: fetched.__setitem__(id(context.payment_required), context.request_url)
+        )
+
+    def known(requirement):
+        entry = decisions.get(id(requirement))
+        return entry[1] if entry is not None and entry[0] is requirement else None
+
+    def answered(check, requirement):
+        try:
+            return check.answered(policy(check.result, requirement))
+        except Exception as error:  # a policy that raises refuses
+            return check.answered(error)
+
+    async def answered_async(check, requirement):
+        try:
+            answer = policy(check.result, requirement)
+            return check.answered(await answer if inspect.isawaitable(answer) else answer)
+        except Exception as error:
+            return check.answered(error)
+
+    def decide(payment_required, requirements):
+        url = fetched.get(id(payment_required))
+        checks = verifier.check_options(payment_required, requirements, name, url)
+        return [answered(c, r) for c, r in zip(checks, requirements)] if custom else checks
+
+    async def decide_async(payment_required, requirements):
+        url = fetched.get(id(payment_required))
+        checks = await verifier.check_options(payment_required, requirements, name, url, True)
+        if not custom:
+            return checks
+        return [await answered_async(c, r) for c, r in zip(checks, requirements)]
+
+    def refusal(check):
+        return None if check.pays else AbortResult(reason=check.refusal)
+
+    original = hooked.create_payment_payload
+
+    def keep(payment_required, checks):
+        accepts = list(payment_required.accepts)
+        decisions.update((id(r), (r, c)) for r, c in zip(accepts, checks))
+        return accepts
+
+    def forget(payment_required, accepts):
+        fetched.pop(id(payment_required), None)
+        for requirement in accepts:
+            decisions.pop(id(requirement), None)
+
+    if is_async:
+
+        async def create_payment_payload(payment_required, *args, **kwargs):
+            checks = await decide_async(payment_required, list(payment_required.accepts))
+            accepts = keep(payment_required, checks)
+            try:
+                return await original(payment_required, *args, **kwargs)
+            finally:
+                forget(payment_required, accepts)
+
+        async def before(context):
+            check = known(context.selected_requirements)
+            if check is None:
+                required = context.payment_required
+                [check] = await decide_async(required, [context.selected_requirements])
+            return refusal(check)
+
+    else:
+
+        def create_payment_payload(payment_required, *args, **kwargs):
+            accepts = keep(payment_required, decide(payment_required, list(payment_required.accepts)))
+            try:
+                return original(payment_required, *args, **kwargs)
+            finally:
+                forget(payment_required, accepts)
+
+        def before(context):
+            check = known(context.selected_requirements)
+            if check is None:
+                [check] = decide(context.payment_required, [context.selected_requirements])
+            return refusal(check)
+
+    def order(version, requirements):
+        checks = [known(r) for r in requirements]
+        if any(check is None for check in checks):
+            return requirements  # not looked up here: the hook checks the one selected
+        return rank(requirements, checks)
+
+    hooked.create_payment_payload = create_payment_payload
+    hooked.register_policy(order)
+    hooked.on_before_payment_creation(before)
+    return client
