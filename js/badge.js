@@ -117,12 +117,12 @@ const CSS = `:host {
   .badge { border-color: CanvasText; }
 }`;
 
-/** The class of the element a badge puts in its container. */
-const CLASS = "x402-verdict-badge";
-/** The host's tag: a custom element, so that a badge drawn in a document
- * without a window (a template's, a DOMParser's) is styled once it is
- * connected to a live one. */
-const HOST = "x402-verdict-host";
+/** The tag of the badge as drawn in its container (a `data-x402-verdict`
+ * element, an `<x402-verdict-badge>`, any element given to renderBadge):
+ * its shadow root holds the parts. A custom element, so that a badge drawn
+ * in a document without a window (a template's, a DOMParser's) is styled
+ * once it is connected to a live one. */
+const HOST = "x402-verdict-view";
 /** Where a document keeps its stylesheet: shared by every copy of this code
  * (the loader's and the package's) and every realm (Symbol.for is global). */
 const SHEET = Symbol.for("x402-verdict.sheet");
@@ -281,10 +281,9 @@ export function mount(container, state, label, hover, name) {
   try {
     if (!container || container.nodeType !== 1) return null;
     let host = container.firstElementChild;
-    if (!(container.childNodes.length === 1 && host?.className === CLASS && host.shadowRoot)) {
+    if (!(container.childNodes.length === 1 && host?.localName === HOST && host.shadowRoot)) {
       const doc = container.ownerDocument;
       host = doc.createElement(HOST);
-      host.className = CLASS;
       const root = host.attachShadow({ mode: "open" });
       const badge = element(doc, root, "badge", { part: "badge", tabindex: "0", role: "group", "aria-describedby": "tip" });
       element(doc, badge, "mark", { part: "mark", "aria-hidden": "true" });

@@ -101,7 +101,7 @@ function observe() {
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
   /** Whether every one of these marked elements holds a badge that is no longer checking. */
   window.__settled = (marked) => marked.every((m) => {
-    const state = m.querySelector(".x402-verdict-badge")?.dataset.state;
+    const state = m.querySelector("x402-verdict-view")?.dataset.state;
     return state !== undefined && state !== "checking";
   });
 }
@@ -142,7 +142,7 @@ async function measure(c, latency) {
   const { long, badgeScript, unknown } = await tab.evaluate(() => ({
     long: window.__bench.long.filter((d) => d > 50),
     badgeScript: window.__bench.badgeScript,
-    unknown: document.querySelectorAll(".x402-verdict-badge[data-state='unknown']").length,
+    unknown: document.querySelectorAll("x402-verdict-view[data-state='unknown']").length,
   }));
   await tab.close();
   return {

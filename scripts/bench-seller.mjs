@@ -6,7 +6,10 @@
 // - a seller's page with one badge by script tag, at 0, 100 and 300 ms per
 //   request (Chromium's network emulation through playwright-core's CDP
 //   session, cache disabled, a fresh context per load): time from navigation
-//   to "verified", and the requests the page made;
+//   to "verified", and the requests the page made; and the same page with
+//   its verdict inlined and the wasm's preload hint in its head, as
+//   x402-verdict/seller writes it (the verdict fetched anew before each row,
+//   so that it is never older than the badge takes);
 // - a dashboard of 100 eager badges for 50 endpoints, at 0, 100 and 300 ms
 //   per request: time until all settle; with the service over HTTP/1.1 and
 //   over HTTP/2 (a TLS front, tests/support/front.mjs: the protocol the
@@ -32,7 +35,7 @@ import { median, timeBadges } from "./bench/timing.mjs";
 import { launch } from "../tests/support/browser.mjs";
 import { startFront } from "../tests/support/front.mjs";
 import { startOrigin } from "../tests/support/origin.mjs";
-import { PACKAGE } from "../tests/support/package.mjs";
+import { AGENT_PACKAGE, PACKAGE } from "../tests/support/package.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const ONLY = process.env.ONLY ?? "";
@@ -89,8 +92,8 @@ async function load(browser, url, latency, count, first) {
     await page.waitForFunction((n) => window.__settled?.length >= n, count, { timeout: 60000 });
     const settled = await page.evaluate(() => Math.max(...window.__settled));
     const protocols = await page.evaluate(() => [...new Set(performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).map((e) => e.nextHopProtocol))].join(" "));
-    const states = await page.$$eval(".x402-verdict-badge", (hosts) => hosts.filter((h) => h.dataset.state === "human-backed").length);
-    if (states !== count) throw new Error(`${url}: ${states} of ${count} badges verified; others: ${await page.$$eval(".x402-verdict-badge", (hosts) => [...new Set(hosts.filter((h) => h.dataset.state !== "human-backed").map((h) => `${h.dataset.state} ${h.dataset.reason}`))].join(", "))}`);
+    const states = await page.$$eval("x402-verdict-view", (hosts) => hosts.filter((h) => h.dataset.state === "human-backed").length);
+    if (states !== count) throw new Error(`${url}: ${states} of ${count} badges verified; others: ${await page.$$eval("x402-verdict-view", (hosts) => [...new Set(hosts.filter((h) => h.dataset.state !== "human-backed").map((h) => `${h.dataset.state} ${h.dataset.reason}`))].join(", "))}`);
     return { settled, requests, protocols };
   } finally {
     await context.close();
@@ -108,6 +111,14 @@ site.folders.set("/unbudgeted/", budgetPackage(NO_BUDGET));
 site.folders.set("/plain/", join(ROOT, "scripts/bench/"));
 const page = (body, script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body>${body}${script}</body></html>`;
 const attributes = (base, { chain, payTo, resourceUrl }) => `data-base-url="${base}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${service.publicKey}"`;
+const { badgeHtml, headHtml } = await import(`${AGENT_PACKAGE}seller.js`);
+/** The seller page as x402-verdict/seller writes it: the verdict inlined (fetched now), the preload hint in its head. */
+async function inlinedSellerPage() {
+  const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+  const verdict = await (await fetch(`${service.url}/v0/verdict?${new URLSearchParams({ chain, payTo, resourceUrl })}`)).text();
+  const badge = badgeHtml({ baseUrl: service.url, publicKey: service.publicKey, strict: false, chain, payTo, resourceUrl, verdict });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head><body><p>Operator verification: ${badge}</p></body></html>`;
+}
 const SCRIPTS = { package: `<script src="/pkg/embed.js"></script>`, unbudgeted: `<script src="/unbudgeted/embed.js"></script>`, plain: `<script type="module" src="/plain/plain-badge.js"></script>` };
 const MARKS = { package: "data-x402-verdict", unbudgeted: "data-x402-verdict", plain: "data-plain-badge" };
 const PROTOCOLS = { "HTTP/1.1": service.url, "HTTP/2": http2.url };
@@ -144,8 +155,12 @@ try {
     rows.push({ name, figures });
   };
   // A first load of each page, not counted (the browser's and the service's first work).
-  for (const kind of ["package", "plain"]) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
-  for (const latency of LATENCIES) await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1, ["package", "plain"]);
+  site.pages.set("/seller-inlined.html", await inlinedSellerPage());
+  for (const kind of ["package", "inlined", "plain"]) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
+  for (const latency of LATENCIES) {
+    site.pages.set("/seller-inlined.html", await inlinedSellerPage());
+    await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1, ["package", "inlined", "plain"]);
+  }
   for (const protocol of Object.keys(PROTOCOLS)) {
     for (const latency of LATENCIES) {
       const name = `dashboard, ${DASHBOARD.badges} eager badges / ${DASHBOARD.endpoints} endpoints, ${protocol}, ${latency} ms`;
@@ -168,11 +183,11 @@ try {
 }
 
 console.log(`package vs plain-JS badge, Chromium, median of ${RUNS} cold loads each; load: ${execFileSync("uptime").toString().trim()}`);
-console.log("(no budget: the package with its request budget lifted; ratios against the plain badge; the protocol of the verdict requests)");
-console.log(`${"".padEnd(62)}${"package".padStart(18)}${"no budget".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}${"no budget".padStart(11)}  protocol`);
+console.log("(no budget: the package with its request budget lifted; inlined: the seller page with its verdict inlined and the wasm preloaded; ratios against the plain badge; the protocol of the verdict requests)");
+console.log(`${"".padEnd(62)}${"package".padStart(18)}${"no budget".padStart(18)}${"inlined".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}${"no budget".padStart(11)}${"inlined".padStart(9)}  protocol`);
 for (const { name, figures } of rows) {
-  const { package: pkg, unbudgeted, plain } = figures;
+  const { package: pkg, unbudgeted, inlined, plain } = figures;
   const cell = (f) => (f ? `${f.ms.toFixed(0)} ms, ${f.requests} req` : "").padStart(18);
   const ratio = (f, width) => (f ? `${(f.ms / plain.ms).toFixed(2)}x` : "").padStart(width);
-  console.log(`${name.padEnd(62)}${cell(pkg)}${cell(unbudgeted)}${cell(plain)}${ratio(pkg, 8)}${ratio(unbudgeted, 11)}  ${pkg.protocols}`);
+  console.log(`${name.padEnd(62)}${cell(pkg)}${cell(unbudgeted)}${cell(inlined)}${cell(plain)}${ratio(pkg, 8)}${ratio(unbudgeted, 11)}${ratio(inlined, 9)}  ${pkg.protocols}`);
 }

@@ -41,7 +41,8 @@ export function buildConfig(file = FILE) {
     sizeCargoArgs: setting("size-build", "cargo-args", texts, "a list of cargo arguments"),
     fallbackWarning: setting("size-build", "fallback-warning", text, "a message"),
     jsRustflags: setting("js-build", "rustflags", texts, "a list of rustc flags"),
-    jsCargoArgs: setting("js-build", "cargo-args", texts, "a list of cargo arguments"),
+    jsTestFeatures: setting("js-test-build", "features", texts, "a list of the crate's features"),
+    jsTestOutDir: setting("js-test-build", "out-dir", text, "a folder"),
     jsWasmOptPasses: setting("js-build", "wasm-opt-passes", texts, "a list of wasm-opt arguments"),
     wasm2jsPasses: setting("js-build", "wasm2js-passes", texts, "a list of wasm2js arguments"),
     budgetGzip: setting("size", "budget-gzip", (v) => Number.isSafeInteger(v) && v > 0, "a whole number of bytes"),
@@ -70,7 +71,8 @@ export function shellAssignments(config) {
     `size_cargo_args=(${config.sizeCargoArgs.map(quote).join(" ")})`,
     `fallback_warning=${quote(config.fallbackWarning)}`,
     `js_rustflags=${quote(config.jsRustflags.join(" "))}`,
-    `js_cargo_args=(${config.jsCargoArgs.map(quote).join(" ")})`,
+    `js_test_features=${quote(config.jsTestFeatures.join(","))}`,
+    `js_test_out_dir=${quote(config.jsTestOutDir)}`,
     `js_wasm_opt_passes=(${config.jsWasmOptPasses.map(quote).join(" ")})`,
   ].join("\n");
 }

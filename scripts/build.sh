@@ -5,7 +5,16 @@
 # JavaScript (scripts/package-js.mjs), and copies the package into www/ for
 # the demo pages. Sets itself up first (scripts/setup.sh skips what is
 # present), so every command built on it works on a fresh clone.
+#
+# With --tests (as `npm test` runs it), also the builds for the tests
+# alone, never packaged (wasm-pack.toml's [js-test-build]).
 set -euo pipefail
+tests=false
+case "${1:-}" in
+  "") ;;
+  --tests) tests=true ;;
+  *) echo "usage: bash scripts/build.sh [--tests]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -23,7 +32,7 @@ target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json -
 # target, out_dir, profile, features, embed_features, embed_name,
 # challenge_features, challenge_name, agent_features, agent_out_dir, agent_name,
 # wasm_opt_passes, size_rustflags, size_cargo_args, fallback_warning,
-# js_rustflags, js_cargo_args, js_wasm_opt_passes: from wasm-pack.toml.
+# js_rustflags, js_wasm_opt_passes, js_test_features, js_test_out_dir: from wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
 eval "$config"
 
@@ -72,11 +81,19 @@ cp "$challenge_dir/$challenge_name".{js,d.ts} "$out_dir/"
 # only (wasm2js needs one table, so no reference types), in a target folder
 # of its own (other flags: its own build cache), its wasm optimized and
 # minified as the other's, then translated and joined to its glue.
+# js_build <out dir> [cargo args]: that build, in <out dir>.
+js_build() {
+  CARGO_TARGET_DIR=target/js-build wasm_pack "$1" "$js_rustflags" x402_verdict_badge "${@:2}"
+  wasm-opt "${js_wasm_opt_passes[@]}" "$1/x402_verdict_badge_bg.wasm" -o "$1/x402_verdict_badge_bg.wasm"
+  node scripts/minify.mjs "$1" --to-js
+}
 js_dir=target/js-build/pkg
-CARGO_TARGET_DIR=target/js-build wasm_pack "$js_dir" "$js_rustflags" x402_verdict_badge "${js_cargo_args[@]}"
-js_wasm="$js_dir/x402_verdict_badge_bg.wasm"
-wasm-opt "${js_wasm_opt_passes[@]}" "$js_wasm" -o "$js_wasm"
-node scripts/minify.mjs "$js_dir" --to-js
+js_build "$js_dir"
+if $tests; then
+  # The same, with the test hook's features (the signature check exported),
+  # for tests/e2e/nowasm.test.mjs: its glue imports its own snippets.
+  js_build "$js_test_out_dir" --features "$js_test_features"
+fi
 
 # The x402-verdict package, for code that pays: its own wasm (the guard's
 # decisions, no DOM) and glue, its JavaScript build, and its JavaScript
@@ -90,10 +107,13 @@ agent_js_dir=target/agent-js-build/pkg
 CARGO_TARGET_DIR=target/agent-js-build wasm_pack "$agent_js_dir" "$js_rustflags" "$agent_name" --no-default-features --features "$agent_features"
 wasm-opt "${js_wasm_opt_passes[@]}" "$agent_js_dir/${agent_name}_bg.wasm" -o "$agent_js_dir/${agent_name}_bg.wasm"
 node scripts/minify.mjs "$agent_js_dir" --to-js --stem "$agent_name"
+# The unions of the core's spellings that both packages' types import.
+cargo run -q -p x402-verdict-core --example typescript-unions > "$agent_dir/verdict-types.d.ts"
 node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name" "$agent_js_dir"
 
 # The core's words for the package's JavaScript (crates/core/src/browser.rs).
 cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"
+cp "$agent_dir/verdict-types.d.ts" "$out_dir/"
 # The package's JavaScript: the badge's DOM, the entry, the JavaScript build,
 # the script-tag loader, and package.json pointing at them.
 node scripts/package-js.mjs "$out_dir" "$js_dir" "$embed_dir/$embed_name.js"

@@ -2,23 +2,27 @@
 // from it the static page in www/metrics/ (served at /metrics/ by `npm
 // start`; scripts/build.sh writes the page from the snapshot too).
 //
-//   node scripts/demo-metrics.mjs
+//   npm run demo-metrics
 //
 // An operator's monthly job is the last two steps, against the real service:
 //   x402-verdict metrics snapshot --base-url https://verify.example --out snapshot.json
 //   x402-verdict metrics page --snapshot snapshot.json --out site/metrics
 //
 // For the demo, the reference service first replays five months of verdict
-// traffic with its clock pinned (`serve --now`, a hidden option for tests and
-// this script), over a registry whose history spans them, so the committed
-// snapshot is reproducible: the same figures on every run.
+// traffic with its clock pinned (`serve --now`, in a build with the
+// pinned-clock feature, which `npm run demo-metrics` makes in a target
+// folder of its own; a release has no such option), over a registry whose
+// history spans them, so the committed snapshot is reproducible: the same
+// figures on every run.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { BIN, demoKeys } from "./demo.mjs";
+import { demoKeys } from "./demo.mjs";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+/** The command built with its clock pin (package.json's demo-metrics script). */
+const BIN = join(ROOT, "target/pinned-clock/release/x402-verdict");
 const WORK = join(ROOT, ".work/demo-metrics");
 const SNAPSHOT = join(ROOT, "demo/metrics/snapshot.json");
 const PAGE = join(ROOT, "www/metrics");

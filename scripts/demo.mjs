@@ -141,8 +141,8 @@ export function discoveryItems() {
   });
 }
 
-/** Writes the demo registry (times relative to now) and www/demo.json. */
-export function writeDemo() {
+/** Writes the demo registry (times relative to now, with `more` attestations) and www/demo.json. */
+export function writeDemo(more = []) {
   const e = ENDPOINTS;
   const positive = (endpoint, verifiedHoursAgo) => ({
     v: 1, ...identity(endpoint), outcome: "human_backed", assuranceLevel: "G", verifiedAt: hours(-verifiedHoursAgo), recheckEveryHours: 24,
@@ -157,6 +157,7 @@ export function writeDemo() {
       attestation(e.revoked, { status: "revoked", revokedHoursAgo: 24 * 10 }),
       attestation(e.lapsed, { renewInHours: -1 }),
       attestation(e.stale, { recheckedHoursAgo: 30 }),
+      ...more.map(([endpoint, options]) => attestation(endpoint, options)),
     ],
     published: [tampered, sign(positive(e.overdue, 30))],
   };
@@ -173,12 +174,13 @@ export function writeDemo() {
 }
 
 /**
- * Starts the reference service with the demo registry, the demo operator file
- * (published metrics) and www/ (or the folder `www` names); resolves to
- * { url, publicKey, stop }. Verdict counts are kept in .work/demo/data.
+ * Starts the reference service with the demo registry (and `attestations`,
+ * [endpoint, options] pairs), the demo operator file (published metrics) and
+ * www/ (or the folder `www` names); resolves to { url, publicKey, stop }.
+ * Verdict counts are kept in .work/demo/data.
  */
-export async function startDemo({ port = 0, www = true } = {}) {
-  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo();
+export async function startDemo({ port = 0, www = true, attestations = [] } = {}) {
+  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo(attestations);
   const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath,
     "--demo-discovery", discoveryPath,
     "--operator", OPERATOR, "--data", join(WORK, "data")];
@@ -197,13 +199,54 @@ export async function startDemo({ port = 0, www = true } = {}) {
   return { url, publicKey, stop, child };
 }
 
+/**
+ * The demo shop on `port`: paid routes behind the official @x402/express
+ * middleware with the loopback fake facilitator (tests/support/x402-servers.mjs),
+ * whose browser paywall (x402-verdict/seller's verdictPaywall) carries a
+ * badge for each accepted option of `GET /weather` (its EVM address attested
+ * in the demo registry, its Solana address revoked), and a seller's page
+ * (`/`) inlining the verdict of that EVM address. Resolves to { url, stop }.
+ */
+async function startShop(port, demo) {
+  const { startX402Servers } = await import("../tests/support/x402-servers.mjs");
+  const { PACKAGE, AGENT_PACKAGE } = await import("../tests/support/package.mjs");
+  const { badgeHtml, headHtml, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
+  const paywall = verdictPaywall({ baseUrl: demo.url, publicKey: demo.publicKey, badgeScriptUrl: "/pkg/embed.js" });
+  const [endpoint] = shopEndpoints(port);
+  const sellerPage = async (req, res) => {
+    const verdict = await paywall.cache.fetch(endpoint);
+    const badge = badgeHtml({ baseUrl: demo.url, publicKey: demo.publicKey, ...endpoint, verdict });
+    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head>
+<body><h1>x402 demo shop</h1><p>Weather, paid with x402: <a href="/weather">/weather</a> ${badge}</p></body></html>`);
+  };
+  const shop = await startX402Servers({ port, paywall, pages: { "/": sellerPage }, folders: { "/pkg": PACKAGE } });
+  // Warm from the start: the first paywall page inlines its verdicts too.
+  for (const e of shopEndpoints(port)) paywall.cache.fetch(e);
+  return { url: shop.url, stop: () => { paywall.cache.clear(); return shop.stop(); } };
+}
+
+/** The endpoints of the demo shop's `GET /weather` on `port`: the attested EVM address, the revoked Solana one. */
+function shopEndpoints(port) {
+  const resourceUrl = `http://127.0.0.1:${port}/weather`;
+  return [
+    { chain: "eip155:84532", payTo: ENDPOINTS.verified.payTo, resourceUrl },
+    { chain: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", payTo: ENDPOINTS.verifiedSolana.payTo, resourceUrl },
+  ];
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf("--port");
   const port = i > 0 ? Number(process.argv[i + 1]) : 8402;
-  const demo = await startDemo({ port });
+  // The shop two ports up (the MCP server's default is one up).
+  const shopPort = port + 2;
+  const [evm, svm] = shopEndpoints(shopPort);
+  const demo = await startDemo({ port, attestations: [[evm], [svm, { status: "revoked", revokedHoursAgo: 24 }]] });
+  const shop = await startShop(shopPort, demo);
   console.log(`\nx402 verdict demo: ${demo.url}/\n`);
   for (const page of ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
+  console.log(`\nthe demo shop (@x402/express, a fake facilitator): ${shop.url}/ (a seller's page, its verdict inlined), ${shop.url}/weather (the paywall, a badge per option)`);
   console.log("\nPress Ctrl+C to stop.");
-  process.on("SIGINT", async () => { await demo.stop(); process.exit(0); });
-  process.on("SIGTERM", async () => { await demo.stop(); process.exit(0); });
+  const stop = async () => { await Promise.all([shop.stop(), demo.stop()]); process.exit(0); };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }

@@ -1,10 +1,11 @@
 // Makes the x402-verdict package (for code that pays) in <out dir> from the
 // wasm-pack build in <build dir> (run by scripts/build.sh): its wasm and
-// glue (<stem>.js, <stem>_bg.wasm, <stem>.d.ts), the JavaScript build from
+// glue (<stem>.js, <stem>_bg.wasm, <stem>.d.ts, and verdict-types.d.ts, the unions
+// of the core's spellings that its types import), the JavaScript build from
 // <js build dir> (minify.mjs --to-js: its glue holding the wasm2js
 // translation) as <stem>_js.js, js/early.js beside them (each glue's one
 // import, rewritten from wasm-bindgen's snippet copy), js/agent/ (the entry,
-// the guard, the types), the licences and its package.json.
+// the engine's loader, the guard, the seller module, the types), the licences and its package.json.
 //
 // Usage: node scripts/package-agent.mjs <build dir> <out dir> <file name stem> <js build dir>
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ writeFileSync(join(out, `${stem}.js`), glue(build));
 const jsGlue = glue(jsBuild);
 if (!jsGlue.includes("initJs")) throw new Error(`package-agent: ${jsBuild} holds no JavaScript build (minify.mjs --to-js)`);
 writeFileSync(join(out, `${stem}_js.js`), jsGlue);
-for (const name of [`${stem}_bg.wasm`, `${stem}.d.ts`]) copyFileSync(join(build, name), join(out, name));
+for (const name of [`${stem}_bg.wasm`, `${stem}.d.ts`, "verdict-types.d.ts"]) copyFileSync(join(build, name), join(out, name));
 copyFileSync(new URL("js/early.js", ROOT), join(out, "early.js"));
 for (const name of readdirSync(new URL("js/agent/", ROOT))) copyFileSync(new URL(`js/agent/${name}`, ROOT), join(out, name));
 for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(out, name));
@@ -43,7 +44,10 @@ const manifest = {
   type: "module",
   main: "index.js",
   types: "index.d.ts",
-  exports: { ".": { types: "./index.d.ts", default: "./index.js" } },
+  exports: {
+    ".": { types: "./index.d.ts", default: "./index.js" },
+    "./seller": { types: "./seller.d.ts", default: "./seller.js" },
+  },
   engines: { node: ">=20" },
   files: [...readdirSync(out), "package.json"].sort(),
   sideEffects: false,

@@ -19,19 +19,23 @@ node scripts/check-self-contained.mjs
 
 step "format and lints"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --quiet -- -D warnings
+# The tests' build of the command pins its clock (`serve --now`, feature
+# pinned-clock); a release has no such option, linted as it ships too.
+cargo clippy --workspace --all-targets --features x402-verdict/pinned-clock --quiet -- -D warnings
+cargo clippy -p x402-verdict --quiet -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 # The x402-verdict package's wasm (its own feature, outside the defaults).
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
 
 step "native tests (cargo test)"
-cargo test --workspace --quiet
+cargo test --workspace --features x402-verdict/pinned-clock --quiet
 
 step "differential fuzz of the strict parser and RFC 8785 writer (short run; npm run fuzz for a long one)"
 cargo run --quiet -p x402-verdict-core --example fuzz -- --seconds 3
 
 step "build (wasm-pack, release)"
-bash scripts/build.sh
+# With the JavaScript build for the tests alone (wasm-pack.toml's [js-test-build]).
+bash scripts/build.sh --tests
 node scripts/size.mjs --check
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
@@ -49,8 +53,8 @@ GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
-node --test --test-concurrency=1 tests/build/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/
+step "build configuration, the package's scheduling, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/package/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/
 
 step "Python package (the wheel in a fresh virtual environment with the official x402 2.25; pytest tests/python/)"
 bash scripts/test-python.sh

@@ -51,7 +51,7 @@ pub fn endpoints_from_payment_required(
         Some(text) => Endpoints::from(Challenge::from_text(&text)),
         None => Endpoints::from_value(to_value(&input, 0)),
     };
-    to_js(&read)
+    to_js(&read, "endpoints")
 }
 
 /// Reads a facilitator's discovery listing page (`GET
@@ -66,11 +66,18 @@ pub fn endpoints_from_discovery(
         Some(text) => DiscoveryEndpoints::from(Page::from_json(text.as_bytes())),
         None => DiscoveryEndpoints::from_value(to_value(&input, 0)),
     };
-    to_js(&read)
+    to_js(&read, "items")
 }
 
-/// The endpoints as a plain JS object, through serde.
-fn to_js(value: &impl serde::Serialize) -> JsValue {
+/// `value` as a plain JS object, through serde; should it not write, no
+/// endpoints and why, in the shape the TypeScript types state (`list`
+/// names the member that holds them: `endpoints` or `items`).
+fn to_js(value: &impl serde::Serialize, list: &str) -> JsValue {
     serde::Serialize::serialize(value, &serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL)
+        .unwrap_or_else(|error| {
+            let object = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&object, &list.into(), &js_sys::Array::new());
+            let _ = js_sys::Reflect::set(&object, &"reason".into(), &error.to_string().into());
+            object.into()
+        })
 }

@@ -111,7 +111,8 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
             let promise = crate::lookup::spawn(Box::pin({
                 let key = key.clone();
                 async move {
-                    let (fetched, reuse) = fetch_once(&url, &origin, timeout_ms).await;
+                    let (fetched, cache_control) = fetch_once(&url, &origin, timeout_ms).await;
+                    let reuse = reuse_seconds(&cache_control);
                     // The settled promise stays in the map while its answer
                     // is fresh (within MAX_KEPT_ANSWERS), then goes.
                     if reuse == 0 || IN_FLIGHT.with(Map::size) > MAX_KEPT_ANSWERS {
@@ -165,14 +166,14 @@ fn decode(value: &JsValue) -> Fetched {
     ))
 }
 
-/// One exchange, and the seconds its answer may be reused (0 for a failure).
-async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) {
+/// One exchange, and its answer's `Cache-Control` (empty for a failure).
+pub async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, String) {
     let early: Option<Array> = take_early(url).dyn_into().ok();
     let controller = match &early {
         Some(early) => early.get(1).unchecked_into(),
         None => match AbortController::new() {
             Ok(controller) => controller,
-            Err(_) => return (Err(FetchFailure::Network), 0),
+            Err(_) => return (Err(FetchFailure::Network), String::new()),
         },
     };
     // The timeout counts from when the badge asked: a request started early
@@ -186,7 +187,7 @@ async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) 
     });
     if used >= f64::from(timeout_ms) {
         controller.abort();
-        return (Err(FetchFailure::Timeout), 0);
+        return (Err(FetchFailure::Timeout), String::new());
     }
     let abort = controller.clone();
     let timer = Timeout::new(timeout_ms - used.max(0.0) as u32, move || abort.abort());
@@ -194,13 +195,15 @@ async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, u32) 
     let result = exchange(url, origin, &controller, sent).await;
     drop(timer);
     match result {
-        Err(Failure::Js) if controller.signal().aborted() => (Err(FetchFailure::Timeout), 0),
-        Err(Failure::Js) => (Err(FetchFailure::Network), 0),
+        Err(Failure::Js) if controller.signal().aborted() => {
+            (Err(FetchFailure::Timeout), String::new())
+        }
+        Err(Failure::Js) => (Err(FetchFailure::Network), String::new()),
         Err(Failure::Protocol(failure)) => {
             controller.abort();
-            (Err(failure), 0)
+            (Err(failure), String::new())
         }
-        Ok((status, body, reuse)) => (Ok((status, body)), reuse),
+        Ok((status, body, cache_control)) => (Ok((status, body)), cache_control),
     }
 }
 
@@ -217,14 +220,14 @@ impl From<JsValue> for Failure {
     }
 }
 
-/// The status, the body and the seconds the answer may be reused, from the
+/// The status, the body and the `Cache-Control` of the answer, from the
 /// request `sent` early when there is one, else from a new one.
 async fn exchange(
     url: &str,
     origin: &str,
     controller: &AbortController,
     sent: Option<Promise>,
-) -> Result<(u16, Vec<u8>, u32), Failure> {
+) -> Result<(u16, Vec<u8>, String), Failure> {
     let sent = match sent {
         Some(sent) => sent,
         None => {
@@ -272,6 +275,6 @@ async fn exchange(
             body.extend_from_slice(&bytes.to_vec());
         }
     }
-    let reuse = reuse_seconds(&headers.get("cache-control")?.unwrap_or_default());
-    Ok((response.status(), body, reuse))
+    let cache_control = headers.get("cache-control")?.unwrap_or_default();
+    Ok((response.status(), body, cache_control))
 }

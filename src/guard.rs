@@ -19,8 +19,8 @@ use crate::options;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** The guard's policy by name: `"avoid-revoked"`, `"require-human-backed"`, or `"function"` (the agent's own). */
-export type PolicyName = "avoid-revoked" | "require-human-backed" | "function";
+import type { PolicyName } from "./verdict-types";
+export type { PolicyName };
 
 /** What the core decided for one payment option. */
 export interface PaymentCheck {
@@ -36,25 +36,27 @@ export interface PaymentCheck {
 "#;
 
 /// The one line saying why `name` is no policy, or undefined for a policy's
-/// name.
+/// name or none (the default's).
 #[wasm_bindgen(js_name = checkPolicy)]
-pub fn check_policy(name: &str) -> Option<String> {
-    Policy::from_name(name).err()
+pub fn check_policy(name: Option<String>) -> Option<String> {
+    Policy::from_name(&name?).err()
 }
 
 /// Looks up the endpoint `options` name (as `lookupVerdict` does, except
 /// that without a configured `publicKey` the service's published keys check
 /// the signature; `resourceUrl` is the resource the refusal names) and resolves to the core's decision
 /// under `policy`; `fetched`, when known, is the URL actually fetched. Never
-/// rejects: a policy that is no policy's name is read as the default's, and
+/// rejects: no policy, or one that is no policy's name, is read as the default's, and
 /// bad options read as `unknown`, `invalid_input`.
 #[wasm_bindgen(js_name = checkPayment, unchecked_return_type = "Promise<PaymentCheck>")]
 pub fn check_payment(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "PolicyName")] policy: &str,
+    #[wasm_bindgen(unchecked_param_type = "PolicyName | undefined")] policy: Option<String>,
     fetched: Option<String>,
 ) -> Promise {
-    let policy = Policy::from_name(policy).unwrap_or(Policy::DEFAULT);
+    let policy = (policy.as_deref())
+        .and_then(|name| Policy::from_name(name).ok())
+        .unwrap_or(Policy::DEFAULT);
     let resource = Reflect::get(&options, &"resourceUrl".into())
         .ok()
         .and_then(|url| url.as_string())

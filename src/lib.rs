@@ -23,7 +23,8 @@
 // and endpointsFromDiscovery, a wasm of its own that the package loads only
 // when one of them is called; `agent` is lookupVerdict and checkPayment
 // without the badge's DOM, the wasm of the x402-verdict package for code
-// that pays.
+// that pays (with its seller module's side: fetchVerdict, inlinedResult),
+// built with `challenge` too.
 #[cfg(feature = "challenge")]
 mod challenge;
 #[cfg(any(feature = "badge", feature = "agent"))]
@@ -37,6 +38,8 @@ mod lookup;
 mod options;
 #[cfg(feature = "badge")]
 mod render;
+#[cfg(feature = "agent")]
+mod seller;
 
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
@@ -50,11 +53,14 @@ pub use guard::{check_payment, check_policy};
 pub use lookup::lookup_verdict;
 #[cfg(feature = "badge")]
 pub use lookup::render_badge;
+#[cfg(feature = "agent")]
+pub use seller::{fetch_verdict, inlined_result, max_kept_verdicts, paywall_words};
 
 /// Checks an Ed25519 signature exactly as a verdict's is checked (the
 /// core's strict verification; each argument base64): how the tests run the
-/// Wycheproof cases through the JavaScript build, the one build with the
-/// `verify-export` feature (wasm-pack.toml). Not part of the documented API.
+/// Wycheproof cases through the JavaScript build, in a build for the tests
+/// alone with the `verify-export` feature (wasm-pack.toml's
+/// `[js-test-build]`), never in a package.
 #[cfg(feature = "verify-export")]
 #[doc(hidden)]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = verifyEd25519, skip_typescript)]

@@ -23,8 +23,10 @@ const UNKNOWN: &str = State::Unknown.as_str();
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** What a badge rendered. */
-export type BadgeState = "human-backed" | "revoked" | "unknown";
+// The unions of the core's spellings, written by the build from the core's
+// types (crates/core/examples/typescript-unions.rs).
+import type { BadgeState, Freshness, Outcome, Reason, SignatureStatus } from "./verdict-types";
+export type { BadgeState, Freshness, Outcome, Reason, SignatureStatus };
 
 /** Options of one lookup. */
 export interface BadgeOptions {
@@ -42,18 +44,25 @@ export interface BadgeOptions {
   timeoutMs?: number;
   /** Require a valid signature for a positive result (default false). */
   strict?: boolean;
+  /**
+   * The endpoint's signed verdict as the service returned it (its JSON text),
+   * inlined by the seller's server: used with no request when it is about this
+   * endpoint, validly signed under `publicKey` and at most 300 s old; otherwise
+   * the service is asked as if it were absent.
+   */
+  verdict?: string;
 }
 
 /** The structured result of a lookup (protocol section 5). */
 export interface VerdictResult {
   state: BadgeState;
-  outcome: "human_backed" | "revoked" | "stale" | "no_signal" | "no_service" | "no_response";
-  freshness: "fresh" | "overdue" | "unknown";
-  signature: "valid" | "invalid" | "unverifiable" | "not_checked";
+  outcome: Outcome;
+  freshness: Freshness;
+  signature: SignatureStatus;
   assuranceLevel?: string;
   verifiedAt?: string;
   recheckEveryHours?: number;
-  reason?: "no_base_url" | "invalid_input" | "not_listed" | "http_status" | "network_error" | "timeout" | "too_large" | "redirected" | "malformed" | "endpoint_mismatch" | "no_signal" | "stale" | "revoked" | "overdue" | "verified_in_future" | "signature_invalid" | "signature_required";
+  reason?: Reason;
   detail?: string;
 }
 "#;
@@ -127,25 +136,26 @@ pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
     wasm_bindgen_futures::future_to_promise(async move { Ok(future.await) })
 }
 
-/// The lookup `options` ask for: its verdict fetched (or shared) and
-/// evaluated by the core at the current time.
+/// The lookup `options` ask for, evaluated by the core at the current time:
+/// the verdict inlined in them when the core takes it in place of a request,
+/// else the verdict fetched (or shared).
 pub(crate) async fn evaluate(options: &LookupOptions) -> Evaluation {
+    if let Some(result) =
+        (options.verdict.as_deref()).and_then(|text| options.lookup.evaluate_inlined(text, now()))
+    {
+        return result;
+    }
     let Some(base) = &options.base_url else {
         return Evaluation::no_service();
     };
-    let fetched = fetch::fetch_shared(
-        base.verdict_url(&options.lookup.endpoint),
-        base.origin().to_owned(),
-        options.timeout_ms,
-    )
-    .await;
+    let url = base.verdict_url(&options.lookup.endpoint);
+    let fetched = fetch::fetch_shared(url, base.origin().to_owned(), options.timeout_ms).await;
     judge(&options.lookup, &fetched)
 }
 
-/// The core's evaluation of what was `fetched` for `lookup`, at the current time.
+/// The core's evaluation of what was `fetched` for `lookup`, now.
 pub(crate) fn judge(lookup: &Lookup, fetched: &fetch::Fetched) -> Evaluation {
-    let now = Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64);
-    lookup.evaluate(answer(fetched), now)
+    lookup.evaluate(answer(fetched), now())
 }
 
 /// What was fetched, as the core reads an answer.
@@ -157,6 +167,11 @@ pub(crate) fn answer(fetched: &fetch::Fetched) -> Response<'_> {
         },
         Err(failure) => Response::Failed(*failure),
     }
+}
+
+/// The current time, to the second.
+pub(crate) fn now() -> Timestamp {
+    Timestamp::from_unix_seconds((js_sys::Date::now() / 1000.0) as i64)
 }
 
 #[cfg(feature = "badge")]

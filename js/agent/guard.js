@@ -48,9 +48,10 @@ async function decide(engine, settings, paymentRequired, requirement, fetched) {
 
 /** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
 export function guardWith(engine, client, options = {}) {
-  const { policy = "avoid-revoked", onVerdict, baseUrl, publicKey, timeoutMs, strict, httpClient } = options;
+  const { policy, onVerdict, baseUrl, publicKey, timeoutMs, strict, httpClient } = options;
   const custom = typeof policy === "function";
-  const name = custom ? "function" : String(policy);
+  // None: the core's default policy.
+  const name = custom ? "function" : policy === undefined ? undefined : String(policy);
   const problem = custom ? undefined : engine.checkPolicy(name);
   if (problem) throw new TypeError(problem);
   const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, timeoutMs, strict };

@@ -1,4 +1,5 @@
 import type { BadgeOptions, VerdictResult } from "./x402_verdict.js";
+import type { PolicyName } from "./verdict-types";
 
 export type { BadgeOptions as LookupOptions, VerdictResult } from "./x402_verdict.js";
 
@@ -39,7 +40,7 @@ export interface GuardOptions {
   /** Require a valid signature for a positive result (default false). */
   strict?: boolean;
   /** `"avoid-revoked"` (default), `"require-human-backed"`, or a function. */
-  policy?: "avoid-revoked" | "require-human-backed" | PolicyFunction;
+  policy?: Exclude<PolicyName, "function"> | PolicyFunction;
   /**
    * An x402HTTPClient made on this client, to give wrapFetchWithPayment: the
    * guard then sees the URL fetched, and `require-human-backed` refuses a

@@ -1,7 +1,7 @@
 // The package with another request budget, for measuring only (there is no
 // such option): a copy of pkg/ packaged again (scripts/package-js.mjs
-// --sources) from a copy of js/ whose index.js has another BUDGET, so that
-// embed.js, which bundles index.js, runs with it too.
+// --sources) from a copy of js/ whose budget.js has another BUDGET, so that
+// index.js and embed.js, which bundle it, run with it too.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -17,9 +17,9 @@ export function budgetPackage(budget) {
   for (const folder of [dir, sources]) rmSync(folder, { recursive: true, force: true });
   cpSync(PACKAGE, dir, { recursive: true, dereference: true });
   cpSync(join(ROOT, "js"), sources, { recursive: true });
-  const index = join(sources, "index.js");
+  const index = join(sources, "budget.js");
   const source = readFileSync(index, "utf8");
-  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench: js/index.js has no line `const BUDGET = <n>;` to vary");
+  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench: js/budget.js has no line `const BUDGET = <n>;` to vary");
   writeFileSync(index, source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`));
   mkdirSync(dir, { recursive: true });
   const run = (command, args, options) => execFileSync(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], ...options });

@@ -13,8 +13,7 @@ const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 async function check(element) {
   const d = element.dataset;
   const query = new URLSearchParams({ chain: d.chain, payTo: d.payTo, resourceUrl: d.resourceUrl });
-  const host = element.appendChild(document.createElement("span"));
-  host.className = "x402-verdict-badge";
+  const host = element.appendChild(document.createElement("x402-verdict-view"));
   host.dataset.state = "checking";
   host.textContent = "checking";
   let state = "unknown";

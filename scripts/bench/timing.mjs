@@ -5,7 +5,7 @@ export function timeBadges() {
   window.__settled = [];
   new MutationObserver((changes) => {
     for (const { target } of changes) {
-      if (target.classList?.contains("x402-verdict-badge") && target.dataset.state !== "checking") window.__settled.push(performance.now());
+      if (target.localName === "x402-verdict-view" && target.dataset.state !== "checking") window.__settled.push(performance.now());
     }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 }

@@ -23,7 +23,7 @@ test("the build reads its settings from wasm-pack.toml", () => {
     [["lookup"], ["badge"], "x402_verdict_embed", ["challenge"], "x402_verdict_challenge"],
   );
   // The x402-verdict package, for code that pays: its own wasm and folder.
-  assert.deepEqual([config.agentFeatures, config.agentOutDir, config.agentName], [["agent"], "pkg-agent", "x402_verdict"]);
+  assert.deepEqual([config.agentFeatures, config.agentOutDir, config.agentName], [["agent", "challenge"], "pkg-agent", "x402_verdict"]);
   assert.ok(config.wasmOptPasses.includes("-Oz"));
   // The Cargo profile it names exists; wasm-pack's own metadata does not.
   const cargo = read("Cargo.toml");

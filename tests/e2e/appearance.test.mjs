@@ -55,13 +55,13 @@ async function open(body, { style = "", colorScheme = "light", viewport = { widt
   const tab = await browser.newPage({ colorScheme, viewport });
   await tab.goto(site.url + path);
   await tab.waitForFunction(() => {
-    const hosts = [...document.querySelectorAll(".x402-verdict-badge")];
+    const hosts = [...document.querySelectorAll("x402-verdict-view")];
     return hosts.length > 0 && hosts.filter((h) => h.dataset.state === "checking").length === document.querySelectorAll("[data-timeout-ms='60000']").length;
   }, null, { timeout: 15000 });
   return tab;
 }
 
-const backgrounds = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => getComputedStyle(h.shadowRoot.querySelector(".badge")).backgroundColor));
+const backgrounds = (tab) => tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => getComputedStyle(h.shadowRoot.querySelector(".badge")).backgroundColor));
 
 describe("colour scheme", () => {
   const cases = [
@@ -87,16 +87,16 @@ describe("colour scheme", () => {
 
   test("a browser without light-dark() gets the light badge, coloured, even on a dark page", async () => {
     const tab = await open(`${span("stale")} ${span("verified")}`, { colorScheme: "dark", style: ":root { color-scheme: dark; }", hide: "light-dark" });
-    await tab.waitForFunction(() => document.querySelectorAll(".x402-verdict-badge[data-state='human-backed']").length === 1);
+    await tab.waitForFunction(() => document.querySelectorAll("x402-verdict-view[data-state='human-backed']").length === 1);
     assert.deepEqual(await backgrounds(tab), [LIGHT, "rgb(232, 245, 236)"]);
     await tab.close();
   });
 
   test("custom properties and parts style it from the page", async () => {
-    const style = ":root { --x402-verdict-verified-background: rgb(1, 2, 3); --x402-verdict-font: monospace; } .x402-verdict-badge::part(label) { text-decoration: underline; }";
+    const style = ":root { --x402-verdict-verified-background: rgb(1, 2, 3); --x402-verdict-font: monospace; } x402-verdict-view::part(label) { text-decoration: underline; }";
     const tab = await open(span("verified"), { style });
-    await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "human-backed");
-    const looks = await tab.$eval(".x402-verdict-badge", (h) => {
+    await tab.waitForFunction(() => document.querySelector("x402-verdict-view").dataset.state === "human-backed");
+    const looks = await tab.$eval("x402-verdict-view", (h) => {
       const badge = getComputedStyle(h.shadowRoot.querySelector(".badge"));
       return [badge.backgroundColor, badge.fontFamily, getComputedStyle(h.shadowRoot.querySelector(".label")).textDecorationLine];
     });
@@ -109,7 +109,7 @@ describe("size follows the text", () => {
   test("the badge scales with the surrounding font size, from 11 to 20 px, the same height in every state", async () => {
     const row = (size) => `<p style="font-size:${size}px">${span("verified")} ${span("revoked")} ${span("stale")} ${checking()}</p>`;
     const tab = await open([10, 15, 20, 40].map(row).join(""), { style: "" });
-    const sizes = await tab.$$eval("p", (rows) => rows.map((p) => [...p.querySelectorAll(".x402-verdict-badge")].map((h) => {
+    const sizes = await tab.$$eval("p", (rows) => rows.map((p) => [...p.querySelectorAll("x402-verdict-view")].map((h) => {
       const badge = h.shadowRoot.querySelector(".badge");
       return [getComputedStyle(badge).fontSize, Math.round(badge.getBoundingClientRect().height * 10) / 10];
     })));
@@ -149,31 +149,31 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
       };
     });
     /** No badge carries a style attribute (a strict Content-Security-Policy would refuse one). */
-    const styleAttributes = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts.filter((h) => h.hasAttribute("style") || h.shadowRoot.querySelector("[style]")).map((h) => h.outerHTML + h.shadowRoot.innerHTML));
+    const styleAttributes = (tab) => tab.$$eval("x402-verdict-view", (hosts) => hosts.filter((h) => h.hasAttribute("style") || h.shadowRoot.querySelector("[style]")).map((h) => h.outerHTML + h.shadowRoot.innerHTML));
 
     test("at the right edge, at the bottom and inside an overflow: hidden card it lies on screen; hidden, it never widens the page", async () => {
       const style = `.right { text-align: right; margin: 0; } .card { overflow: hidden; height: 40px; width: 200px; border: 1px solid #888; margin: 40px; }`;
       const tab = await open(`<p class="right" id="edge">${span("verified")}</p><div class="card" id="card">${span("revoked")}</div><p id="bottom" style="position:absolute; bottom:0; left:300px; margin:0">${span("stale")}</p>`, { style, hide });
       for (const id of ["edge", "card", "bottom"]) {
-        const hidden = await measure(tab, `#${id} .x402-verdict-badge`);
+        const hidden = await measure(tab, `#${id} x402-verdict-view`);
         assert.equal(hidden.shown, false, id);
         assert.equal(hidden.scroll[0], hidden.scroll[1], `${id}: hidden, it does not widen the page`);
-        await tab.hover(`#${id} .x402-verdict-badge`);
-        const shown = await measure(tab, `#${id} .x402-verdict-badge`);
+        await tab.hover(`#${id} x402-verdict-view`);
+        const shown = await measure(tab, `#${id} x402-verdict-view`);
         await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-tip-${id}${hide ? "-top-layer" : ""}.png` });
         // In the top layer where anchor positioning is missing; elsewhere where the engine's anchoring misplaced it (WebKit, #bottom).
         assert.deepEqual(shown, { shown: true, inside: true, beside: true, onTop: true, scroll: hidden.scroll, topLayer: hide ? true : shown.topLayer }, id);
         assert.deepEqual(await styleAttributes(tab), [], `${id}: no style attribute`);
         await tab.mouse.move(0, 0);
-        assert.equal((await measure(tab, `#${id} .x402-verdict-badge`)).shown, false, `${id}: closed when the pointer leaves`);
+        assert.equal((await measure(tab, `#${id} x402-verdict-view`)).shown, false, `${id}: closed when the pointer leaves`);
       }
       await tab.close();
     });
 
     test("it follows the badge when the page scrolls", async () => {
       const tab = await open(`<p style="margin-top:200px">${span("verified")}</p><div style="height:2000px"></div>`, { hide });
-      await tab.focus(".x402-verdict-badge >> .badge");
-      const gap = () => tab.$eval(".x402-verdict-badge", (h) => {
+      await tab.focus("x402-verdict-view >> .badge");
+      const gap = () => tab.$eval("x402-verdict-view", (h) => {
         const [badge, tip] = [".badge", ".tip"].map((s) => h.shadowRoot.querySelector(s).getBoundingClientRect());
         return [Math.round(tip.top - badge.bottom), Math.round(tip.left - badge.left)];
       });
@@ -187,7 +187,7 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
     test("keyboard: focus shows it, Escape closes it, focus moving on and back shows it again", async () => {
       const tab = await open(`<button id="before">before</button> ${span("verified")} <button id="after">after</button>`, { hide });
       // Shown, and in the top layer when that is the way.
-      const shown = () => tab.$eval(".x402-verdict-badge", (h) => {
+      const shown = () => tab.$eval("x402-verdict-view", (h) => {
         const tip = h.shadowRoot.querySelector(".tip");
         return [getComputedStyle(tip).display !== "none", tip.matches(":popover-open")];
       });
@@ -195,7 +195,7 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
       await tab.focus("#before");
       await tab.keyboard.press("Tab");
       assert.deepEqual(await shown(), opened);
-      assert.equal(await tab.$eval(".x402-verdict-badge", (h) => h.shadowRoot.querySelector(".badge").getAttribute("aria-describedby")), "tip");
+      assert.equal(await tab.$eval("x402-verdict-view", (h) => h.shadowRoot.querySelector(".badge").getAttribute("aria-describedby")), "tip");
       await tab.keyboard.press("Escape");
       assert.deepEqual(await shown(), closed);
       await tab.keyboard.press("Tab");
@@ -215,9 +215,9 @@ test("screenshots: every state in both themes at two text sizes", async () => {
   const style = `body { margin: 0; } section { padding: 12px 16px; } .light { background: #fff; color: #111; color-scheme: light; } .dark { background: #121417; color: #e6e8eb; color-scheme: dark; }`;
   const tab = await open(body, { style, viewport: { width: 640, height: 260 } });
   await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-states.png` });
-  await tab.hover(".dark .x402-verdict-badge");
+  await tab.hover(".dark x402-verdict-view");
   await tab.screenshot({ path: `${ARTIFACTS}appearance-${engine}-dark-tip.png` });
-  const edge = await tab.$eval(".dark .x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).borderTopColor);
+  const edge = await tab.$eval(".dark x402-verdict-view", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).borderTopColor);
   assert.equal(edge, "rgb(138, 143, 152)", "the dark tooltip has a visible edge on a dark page");
   await tab.close();
 });

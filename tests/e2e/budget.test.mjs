@@ -82,13 +82,13 @@ for (const engine of ENGINES) describe(engine, () => {
     front.inFlight.most = 0;
     await tab.goto(origin.url + path);
     await tab.waitForFunction((n) => {
-      const hosts = document.querySelectorAll(".x402-verdict-badge");
+      const hosts = document.querySelectorAll("x402-verdict-view");
       return hosts.length === n && [...hosts].every((h) => h.dataset.state !== "checking");
     }, BADGES, { timeout: 20000 });
     return tab.evaluate(() => ({
-      reasons: [...new Set([...document.querySelectorAll(".x402-verdict-badge")].map((h) => h.dataset.reason))],
+      reasons: [...new Set([...document.querySelectorAll("x402-verdict-view")].map((h) => h.dataset.reason))],
       // For a failure's message: each badge that timed out, and its verdict requests' timing.
-      timedOut: [...document.querySelectorAll(".x402-verdict-badge")].flatMap((h, i) => h.dataset.reason === "timeout" ? [i] : [])
+      timedOut: [...document.querySelectorAll("x402-verdict-view")].flatMap((h, i) => h.dataset.reason === "timeout" ? [i] : [])
         .map((i) => ({ badge: i, requests: performance.getEntriesByType("resource").filter((e) => e.name.endsWith(`r${i}`))
           .map((e) => [Math.round(e.startTime), Math.round(e.responseEnd)]) })),
       now: Math.round(performance.now()),

@@ -64,11 +64,11 @@ async function open(html, { csp = null, init, origin = site, probe = "/__probe.j
 /** Waits until `count` badges have settled, then reads every badge: state, label, hover text. */
 async function settled(tab, count = 1, shot) {
   await tab.waitForFunction((n) => {
-    const hosts = document.querySelectorAll(".x402-verdict-badge");
+    const hosts = document.querySelectorAll("x402-verdict-view");
     return hosts.length >= n && [...hosts].every((h) => h.dataset.state !== "checking");
   }, count, { timeout: 15000 });
   if (shot) await tab.screenshot({ path: `${ARTIFACTS}embed-${engine}-${shot}.png` });
-  return tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => ({
+  return tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => ({
     state: h.dataset.state,
     label: h.shadowRoot.querySelector(".label").textContent,
     tip: h.shadowRoot.querySelector(".tip").textContent,
@@ -117,7 +117,7 @@ describe("script-tag loader", () => {
     ];
     const { tab } = await open(page(`${spans.join(" ")}<script src="/pkg/embed.js"></script>`));
     await settled(tab, 4);
-    const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
+    const shown = await tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
     assert.deepEqual(shown.map(([state]) => state), ["human-backed", "unknown", "human-backed", "unknown"]);
     assert.match(shown[1][1], /^signature_/, "strict, and no trusted key signed it");
     assert.equal(shown[3][1], "invalid_input");
@@ -141,7 +141,7 @@ describe("script-tag loader", () => {
         ];
         const { tab } = await open(page(`${spans.join(" ")}<script src="/pkg/embed.js"></script>`));
         await settled(tab, 3);
-        const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
+        const shown = await tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
         assert.deepEqual(shown, [["unknown", "timeout"], ["unknown", "timeout"], ["human-backed", ""]]);
         await tab.close();
       });
@@ -222,7 +222,7 @@ describe("script-tag loader", () => {
       // any of its code runs: nothing can draw (docs/embedding.md says so).
       const module = await open(page(`${marked("verified")}<script type="module" src="${cdn.url}/pkg/embed.js"></script>`));
       await module.tab.waitForTimeout(500);
-      assert.equal(await module.tab.$$eval(".x402-verdict-badge", (h) => h.length), 0);
+      assert.equal(await module.tab.$$eval("x402-verdict-view", (h) => h.length), 0);
       await module.tab.close();
     } finally {
       cdn.cors = true;
@@ -256,7 +256,7 @@ describe("script-tag loader", () => {
       const box = (el) => el && [...Object.values(el.getBoundingClientRect().toJSON())].map((n) => Math.round(n * 4) / 4);
       requestAnimationFrame(function frame() {
         const span = document.querySelector("#line [data-x402-verdict]");
-        const host = span?.querySelector(".x402-verdict-badge");
+        const host = span?.querySelector("x402-verdict-view");
         const next = document.getElementById("next");
         const words = host && [".label", ".tip"].map((part) => host.shadowRoot.querySelector(part).textContent).concat(host.shadowRoot.querySelector(".badge").getAttribute("aria-label"));
         if (span) frames.push({ state: host?.dataset.state ?? "none", words, layout: next && JSON.stringify([box(host), box(document.getElementById("after")), box(next)]) });
@@ -294,7 +294,7 @@ describe("script-tag loader", () => {
       window.__shift = 0;
       new PerformanceObserver((list) => list.getEntries().forEach((e) => { window.__shift += e.value; })).observe({ type: "layout-shift", buffered: true });
       new MutationObserver(() => {
-        if (!window.__drawn && document.querySelector(".x402-verdict-badge")) window.__drawn = performance.now();
+        if (!window.__drawn && document.querySelector("x402-verdict-view")) window.__drawn = performance.now();
       }).observe(document, { childList: true, subtree: true });
     });
     const { drawn, paint, shift } = await tab.evaluate(() => ({
@@ -492,7 +492,7 @@ describe("the JS API never throws and never hangs", () => {
       const all = { shadow: await renderAll(root), fragment: await renderAll(fragment) };
       // The same options again: nothing is drawn anew (a render would show "checking" at once).
       const again = renderAll(root);
-      all.untouched = root.querySelector(".x402-verdict-badge").dataset.state;
+      all.untouched = root.querySelector("x402-verdict-view").dataset.state;
       all.again = await again;
       all.nothing = await renderAll(42);
       const look = (host) => ({
@@ -501,7 +501,7 @@ describe("the JS API never throws and never hangs", () => {
         display: getComputedStyle(host.shadowRoot.querySelector(".badge")).display,
         sheets: host.shadowRoot.adoptedStyleSheets.length,
       });
-      const hostIn = (el) => el.querySelector(".x402-verdict-badge");
+      const hostIn = (el) => el.querySelector("x402-verdict-view");
       return {
         settledStates,
         all,

@@ -15,7 +15,7 @@ import { fetchedCount, slowMainThread, startOrigin } from "../support/origin.mjs
 import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-/** The budget for a service on another origin than the page (js/index.js). */
+/** The budget for a service on another origin than the page (js/budget.js). */
 const BUDGET = 6;
 const ROW = 30;
 /** A healthy service that counts requests and the most in flight at once. */
@@ -58,11 +58,11 @@ async function open(html, { init, cacheControl = "" } = {}) {
 }
 
 /** The states of the badges whose rows are in the viewport. */
-const inView = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts
+const inView = (tab) => tab.$$eval("x402-verdict-view", (hosts) => hosts
   .filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
   .map((h) => h.dataset.state));
 const settledInView = (tab) => tab.waitForFunction(() => {
-  const hosts = [...document.querySelectorAll(".x402-verdict-badge")].filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+  const hosts = [...document.querySelectorAll("x402-verdict-view")].filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
   return hosts.length > 0 && hosts.every((h) => h.dataset.state !== "checking");
 }, null, { timeout: 15000 });
 
@@ -80,7 +80,7 @@ test("a listing of 1,000: requests only for the rows in view and the margin; scr
   assert.ok((await inView(tab)).every((s) => s === "human-backed"));
   const afterScroll = service.requests.length;
   assert.ok(afterScroll > atLoad && afterScroll <= atLoad + 2 * rowsNear, `${afterScroll - atLoad} requests after one jump`);
-  const shown = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts
+  const shown = await tab.$$eval("x402-verdict-view", (hosts) => hosts
     .filter((h) => { const r = h.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
     .map((h) => h.parentElement.dataset.resourceUrl));
   assert.ok(shown.length > 10 && shown.every((r) => service.requests.includes(r)), "the rows scrolled to were fetched");
@@ -93,8 +93,8 @@ test("a listing of 1,000: requests only for the rows in view and the margin; scr
 test("250 eager badges at 100 ms of latency: none ends unknown, never more than the budget in flight", async () => {
   service.latency = 100;
   const tab = await open(listing(250, 'data-loading="eager"'));
-  await tab.waitForFunction(() => [...document.querySelectorAll(".x402-verdict-badge")].every((h) => h.dataset.state !== "checking") && document.querySelectorAll(".x402-verdict-badge").length === 250, null, { timeout: 30000 });
-  const states = await tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => h.dataset.state));
+  await tab.waitForFunction(() => [...document.querySelectorAll("x402-verdict-view")].every((h) => h.dataset.state !== "checking") && document.querySelectorAll("x402-verdict-view").length === 250, null, { timeout: 30000 });
+  const states = await tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => h.dataset.state));
   assert.equal(states.filter((s) => s !== "human-backed").length, 0, "no badge of a healthy service ends unknown");
   assert.equal(service.requests.length, 250);
   assert.ok(service.most <= BUDGET, `at most ${BUDGET} in flight (saw ${service.most})`);
@@ -108,14 +108,14 @@ test("1,000 eager badges are drawn a few at a time, frame by frame (no long task
     window.__perFrame = [];
     let last = 0;
     const count = () => {
-      const now = document.querySelectorAll(".x402-verdict-badge").length;
+      const now = document.querySelectorAll("x402-verdict-view").length;
       window.__perFrame.push(now - last);
       last = now;
       requestAnimationFrame(count);
     };
     requestAnimationFrame(count);
   } });
-  await tab.waitForFunction(() => document.querySelectorAll(".x402-verdict-badge").length === 1000, null, { timeout: 30000 });
+  await tab.waitForFunction(() => document.querySelectorAll("x402-verdict-view").length === 1000, null, { timeout: 30000 });
   const perFrame = await tab.evaluate(() => window.__perFrame);
   // 50 a frame, and a count taken between two frames' drawing sees at most two.
   assert.ok(Math.max(...perFrame) <= 100, `at most 100 badges drawn between two frames (saw ${Math.max(...perFrame)})`);
@@ -127,8 +127,8 @@ test("a badge that timed out tries again when it comes back into view", async ()
   service.latency = 0;
   service.stallOnce.add("https://api.example.com/r0");
   const tab = await open(listing(100, 'data-timeout-ms="500"'));
-  const first = () => tab.$eval(".x402-verdict-badge", (h) => [h.dataset.state, h.dataset.reason ?? null, h.shadowRoot.querySelector(".tip").textContent]);
-  await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "unknown", null, { timeout: 5000 });
+  const first = () => tab.$eval("x402-verdict-view", (h) => [h.dataset.state, h.dataset.reason ?? null, h.shadowRoot.querySelector(".tip").textContent]);
+  await tab.waitForFunction(() => document.querySelector("x402-verdict-view").dataset.state === "unknown", null, { timeout: 5000 });
   const [state, reason, tip] = await first();
   assert.deepEqual([state, reason], ["unknown", "timeout"]);
   assert.match(tip, /did not answer in time/);
@@ -136,7 +136,7 @@ test("a badge that timed out tries again when it comes back into view", async ()
   await tab.evaluate(() => scrollTo(0, 2000));
   await tab.waitForTimeout(5200);
   await tab.evaluate(() => scrollTo(0, 0));
-  await tab.waitForFunction(() => document.querySelector(".x402-verdict-badge").dataset.state === "human-backed", null, { timeout: 5000 });
+  await tab.waitForFunction(() => document.querySelector("x402-verdict-view").dataset.state === "human-backed", null, { timeout: 5000 });
   assert.equal(service.requests.filter((r) => r === "https://api.example.com/r0").length, 2);
   await tab.close();
 });
@@ -152,10 +152,10 @@ const sameEndpoint = (name) => listing(1, 'data-loading="eager"').replace("/r0\"
   };
 </script></body>`);
 const settledCount = (tab, n, timeout = 15000) => tab.waitForFunction((n) => {
-  const hosts = [...document.querySelectorAll(".x402-verdict-badge")];
+  const hosts = [...document.querySelectorAll("x402-verdict-view")];
   return hosts.length === n && hosts.every((h) => h.dataset.state !== "checking");
 }, n, { timeout });
-const states = (tab) => tab.$$eval(".x402-verdict-badge", (hosts) => hosts.map((h) => h.dataset.state));
+const states = (tab) => tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => h.dataset.state));
 test("badges for one endpoint drawn seconds apart share one answer while its max-age lasts, and ask again after", async () => {
   service.latency = 0;
   const tab = await open(sameEndpoint("kept-2s"), { cacheControl: "public, max-age=2" });

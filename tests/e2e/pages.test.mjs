@@ -25,8 +25,8 @@ before(async () => {
 });
 after(() => Promise.all([site?.stop(), demo?.stop()]));
 
-const badgesSettled = () => document.querySelectorAll(".x402-verdict-badge[data-state='checking']").length === 0
-  && document.querySelectorAll(".x402-verdict-badge").length > 0;
+const badgesSettled = () => document.querySelectorAll("x402-verdict-view[data-state='checking']").length === 0
+  && document.querySelectorAll("x402-verdict-view").length > 0;
 
 /** The verdict requests the page in `page` sent, `expected` awaited (an answer from the browser's HTTP cache counts too). */
 const verdictRequests = (page, expected) => fetchedCount(page, "/v0/verdict", expected);
@@ -54,7 +54,7 @@ async function open(name, ready = badgesSettled, slow = false) {
 
 /** Every badge on the page: its state, label and hover text (through the shadow root). */
 function badges(page, scope = "") {
-  return page.$$eval(`${scope} .x402-verdict-badge`, (hosts) => hosts.map((h) => ({
+  return page.$$eval(`${scope} x402-verdict-view`, (hosts) => hosts.map((h) => ({
     state: h.dataset.state,
     label: h.shadowRoot.querySelector(".label").textContent,
     tip: h.shadowRoot.querySelector(".tip").textContent,
@@ -87,7 +87,7 @@ function badges(page, scope = "") {
     const endpoints = await page.$$eval("tr[data-endpoint]", (rows) => new Set(rows.map((r) => r.dataset.endpoint)).size);
     assert.ok(endpoints >= 5 && endpoints < 100);
     assert.equal(await verdictRequests(page, endpoints), endpoints, "badges for the same endpoint share one request");
-    const outside = await page.$$eval(".x402-verdict-badge", (hs) =>
+    const outside = await page.$$eval("x402-verdict-view", (hs) =>
       hs.filter((h) => h.getBoundingClientRect().right > document.documentElement.clientWidth).length);
     assert.equal(outside, 0, "every badge lies inside the page width");
     const { violations, errors } = await seen();
@@ -116,12 +116,12 @@ function badges(page, scope = "") {
     // The rows in view settle; what each shows is its endpoint's state.
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll("tbody tr")].filter((r) => r.getBoundingClientRect().top < innerHeight);
-      return rows.length > 0 && rows.every((r) => r.querySelector(".x402-verdict-badge")?.dataset.state && r.querySelector(".x402-verdict-badge").dataset.state !== "checking");
+      return rows.length > 0 && rows.every((r) => r.querySelector("x402-verdict-view")?.dataset.state && r.querySelector("x402-verdict-view").dataset.state !== "checking");
     }, null, { timeout: 20000 });
     const expected = (payTo, resourceUrl) =>
       Object.values(ENDPOINTS).find((e) => e.payTo === payTo && e.resourceUrl === resourceUrl)?.state ?? "unknown";
     const shown = () => page.$$eval("tbody tr", (rows) => rows.filter((r) => !r.hidden && r.getBoundingClientRect().top < innerHeight)
-      .map((r) => ({ resourceUrl: r.children[1].textContent, payTo: r.children[4].textContent, state: r.querySelector(".x402-verdict-badge").dataset.state })));
+      .map((r) => ({ resourceUrl: r.children[1].textContent, payTo: r.children[4].textContent, state: r.querySelector("x402-verdict-view").dataset.state })));
     const first = await shown();
     assert.ok(first.length >= 10, `${first.length} rows in view`);
     for (const row of first) assert.equal(row.state, expected(row.payTo, row.resourceUrl), JSON.stringify(row));
@@ -136,7 +136,7 @@ function badges(page, scope = "") {
     assert.equal(await page.evaluate(() => document.body.dataset.filtered), String(humanBacked));
     assert.equal(await verdictRequests(page, unique), unique, "one request per endpoint, the badges' and the filter's shared");
     await page.waitForFunction(() => [...document.querySelectorAll("tbody tr")].filter((r) => !r.hidden && r.getBoundingClientRect().top < innerHeight)
-      .every((r) => r.querySelector(".x402-verdict-badge").dataset.state !== "checking"), null, { timeout: 20000 });
+      .every((r) => r.querySelector("x402-verdict-view").dataset.state !== "checking"), null, { timeout: 20000 });
     for (const row of await shown()) assert.equal(row.state, "human-backed", JSON.stringify(row));
     await page.screenshot({ path: `${ARTIFACTS}pages-${engine}-explorer.png` });
     const { violations, errors } = await seen(page);
@@ -169,7 +169,7 @@ function badges(page, scope = "") {
     const { page, seen } = await open("states.html");
     await page.waitForFunction(() => document.body.dataset.rendered === "7");
     const rows = await page.$$eval("[data-case]", (slots) => slots.map((s) => {
-      const h = s.querySelector(".x402-verdict-badge");
+      const h = s.querySelector("x402-verdict-view");
       return [s.dataset.case, h.dataset.state, h.shadowRoot.querySelector(".label").textContent, h.shadowRoot.querySelector(".tip").textContent];
     }));
     const expect = {
@@ -188,13 +188,13 @@ function badges(page, scope = "") {
       assert.match(tip, t, name);
     }
     // Same height in every state.
-    const heights = await page.$$eval(".x402-verdict-badge", (hs) => hs.map((h) => h.getBoundingClientRect().height));
+    const heights = await page.$$eval("x402-verdict-view", (hs) => hs.map((h) => h.getBoundingClientRect().height));
     assert.equal(new Set(heights).size, 1, `heights ${heights}`);
     // Keyboard: Tab focuses the first badge and shows its hover text.
-    const hidden = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
+    const hidden = await page.$eval("x402-verdict-view", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
     assert.equal(hidden, "none");
     assert.deepEqual(await tabToFirstBadge(page), { active: true, host: true, badge: true }, "Tab focused the first badge");
-    const shown = await page.$eval(".x402-verdict-badge", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
+    const shown = await page.$eval("x402-verdict-view", (h) => getComputedStyle(h.shadowRoot.querySelector(".tip")).display);
     assert.equal(shown, "block");
     await page.screenshot({ path: `${ARTIFACTS}pages-${engine}-states-focused.png` });
     // The one violation allowed: the deliberately unreachable service is another origin.

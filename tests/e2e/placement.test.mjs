@@ -89,11 +89,11 @@ for (const engine of ENGINES) {
           site.pages.set(path, layout(size, scheme));
           const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
           await tab.goto(site.url + path);
-          await tab.waitForFunction((n) => [...document.querySelectorAll(".x402-verdict-badge")].filter((h) => h.dataset.state === "revoked").length === n, LAYOUTS.length, { timeout: 20000 });
+          await tab.waitForFunction((n) => [...document.querySelectorAll("x402-verdict-view")].filter((h) => h.dataset.state === "revoked").length === n, LAYOUTS.length, { timeout: 20000 });
           // The scrolled container shows its badge part way down, after a scroll.
           await tab.evaluate(() => { document.getElementById("scroller").scrollTop = 30; });
           for (const id of LAYOUTS) {
-            const host = `#${id} .x402-verdict-badge`;
+            const host = `#${id} x402-verdict-view`;
             await tab.hover(host);
             await tab.waitForFunction((s) => getComputedStyle(document.querySelector(s).shadowRoot.querySelector(".tip")).display !== "none", host, { timeout: 5000 });
             // One frame: a misplaced hover text is moved by the next.
@@ -116,7 +116,7 @@ for (const engine of ENGINES) {
       await tab.waitForFunction(() => document.body.dataset.rendered === "7", null, { timeout: 20000 });
       // The keyboard focus is on the first badge, so that what opened the hover text is focus.
       assert.deepEqual(await tabToFirstBadge(tab), { active: true, host: true, badge: true }, "Tab focused the first badge");
-      const where = await tab.$eval(".x402-verdict-badge", measure);
+      const where = await tab.$eval("x402-verdict-view", measure);
       await tab.screenshot({ path: `${ARTIFACTS}states-${engine}.png` });
       assert.deepEqual([where.shown, where.inside, where.beside, where.onTop], [true, true, true, true], JSON.stringify(where));
       await tab.close();

@@ -57,7 +57,7 @@ test("a Vite production build of an app importing the package renders verified b
   await tab.waitForFunction(() => document.body.dataset.state && document.body.dataset.element && document.body.dataset.endpoints, null, { timeout: 15000 });
   await tab.screenshot({ path: `${ROOT}test-artifacts/vite-app.png` });
   assert.deepEqual(await tab.evaluate(() => ({ ...document.body.dataset })), { state: "human-backed", element: "human-backed", endpoints: resourceUrl });
-  const label = await tab.$eval("#badge .x402-verdict-badge", (h) => h.shadowRoot.querySelector(".label").textContent);
+  const label = await tab.$eval("#badge x402-verdict-view", (h) => h.shadowRoot.querySelector(".label").textContent);
   assert.equal(label, "verified · G");
   assert.deepEqual(problems, []);
   await tab.close();

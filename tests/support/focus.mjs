@@ -6,10 +6,10 @@
  * root, and `:focus` matching both ({ active, host, badge }, each true when so).
  */
 export async function tabToFirstBadge(page) {
-  for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.classList.contains("x402-verdict-badge"))); i++) {
+  for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.localName === "x402-verdict-view")); i++) {
     await page.keyboard.press("Tab");
   }
-  return page.$eval(".x402-verdict-badge", (host) => ({
+  return page.$eval("x402-verdict-view", (host) => ({
     active: document.activeElement === host,
     host: host.matches(":focus"),
     badge: host.shadowRoot.activeElement?.matches(".badge:focus") ?? false,

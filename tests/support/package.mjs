@@ -10,3 +10,6 @@ export const PACKAGE = new URL(`../../${config.outDir}/`, import.meta.url).pathn
 
 /** The x402-verdict package's folder (wasm-pack.toml's [agent-build] out-dir). */
 export const AGENT_PACKAGE = new URL(`../../${config.agentOutDir}/`, import.meta.url).pathname;
+
+/** The JavaScript build made for the tests alone (`scripts/build.sh --tests`): the package's, with the signature check exported (feature verify-export). */
+export const JS_TEST_BUILD = new URL(`../../${config.jsTestOutDir}/`, import.meta.url).pathname;

@@ -25,8 +25,8 @@ export const EVM_OTHER_PAY_TO = "0x1111111111111111111111111111111111111111";
 export const SOLANA_PAY_TO = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
 const FEE_PAYER = "FeePayer1111111111111111111111111111111111";
 
-const listen = (server) =>
-  new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(`http://127.0.0.1:${server.address().port}`)));
+const listen = (server, port = 0) =>
+  new Promise((ok) => server.listen(port, "127.0.0.1", () => ok(`http://127.0.0.1:${server.address().port}`)));
 const close = (server) => new Promise((ok) => server.close(ok));
 
 /** What the fake facilitator answers to `POST /verify` and `POST /settle`: every payment is good. */
@@ -69,11 +69,14 @@ async function startFacilitator(down) {
  * (`PAYMENT-SIGNATURE` for v2, `X-PAYMENT` for v1, its value).
  * `cors`: "none" (as the libraries answer), "allow" (Access-Control-Allow-Origin
  * only) or "expose" (and Access-Control-Expose-Headers: PAYMENT-REQUIRED).
- * `pages` (path → HTML) and `folders` (path → directory) are served free, on
+ * `pages` (path → HTML, or an Express handler) and `folders` (path → directory) are served free, on
  * the same origin as the paid routes. `facilitatorDown`: the facilitator
- * fails, so the paid routes cannot build their challenge.
+ * fails, so the paid routes cannot build their challenge. `paywall`: the
+ * PaywallProvider the v2 middleware serves browsers. `before`: an Express
+ * middleware run first on every request (a page's Content-Security-Policy).
+ * `routes`: more v2 paid routes. `port`: the paid routes' port (0: any).
  */
-export async function startX402Servers({ cors = "none", pages = {}, folders = {}, facilitatorDown = false } = {}) {
+export async function startX402Servers({ cors = "none", pages = {}, folders = {}, facilitatorDown = false, paywall, before, routes: more = {}, port = 0 } = {}) {
   const facilitator = await startFacilitator(facilitatorDown);
   const evm = { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_PAY_TO };
   const svm = { scheme: "exact", price: "$0.01", network: SOLANA_NETWORK, payTo: SOLANA_PAY_TO };
@@ -85,11 +88,13 @@ export async function startX402Servers({ cors = "none", pages = {}, folders = {}
     "GET /v1/*": { accepts: evm, description: "The v1 API" },
     "GET /v1x": { accepts: evm, description: "Another API beside v1" },
     "POST /orders": { accepts: evm, description: "Place an order" },
+    ...more,
   };
   const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: facilitator.url }))
     .register(EVM_NETWORK, new ExactEvmScheme())
     .register(SOLANA_NETWORK, new ExactSvmScheme());
   const app = express();
+  if (before) app.use(before);
   const payments = [];
   app.use((req, res, next) => {
     for (const name of ["payment-signature", "x-payment"]) {
@@ -102,9 +107,9 @@ export async function startX402Servers({ cors = "none", pages = {}, folders = {}
     if (cors === "expose") res.setHeader("Access-Control-Expose-Headers", "PAYMENT-REQUIRED");
     next();
   });
-  for (const [path, html] of Object.entries(pages)) app.get(path, (req, res) => res.type("html").send(html));
+  for (const [path, html] of Object.entries(pages)) app.get(path, (req, res) => (typeof html === "function" ? html(req, res) : res.type("html").send(html)));
   for (const [path, dir] of Object.entries(folders)) app.use(path, express.static(dir));
-  app.use(paymentMiddleware(routes, server));
+  app.use(paymentMiddleware(routes, server, undefined, paywall));
   app.use(
     paymentMiddlewareV1(
       EVM_PAY_TO,
@@ -116,7 +121,7 @@ export async function startX402Servers({ cors = "none", pages = {}, folders = {}
   for (const path of ["/weather", "/report", "/pair", "/elsewhere", "/v1/*", "/v1x", "/legacy/quote"]) app.get(path, paid);
   app.post("/orders", paid);
   const http = createServer(app);
-  const url = await listen(http);
+  const url = await listen(http, port);
   return {
     url,
     facilitator,

@@ -10,7 +10,7 @@ use x402_verdict_core::json::{parse_strict, ParseError, Value};
 #[derive(Debug, thiserror::Error)]
 pub enum JsonFileError {
     /// The operating system's error.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -18,7 +18,7 @@ pub enum JsonFileError {
         source: io::Error,
     },
     /// Not one JSON document under the core's strict rules.
-    #[error("{}: not strict JSON: {source}", path.display())]
+    #[error("{}: not strict JSON", path.display())]
     NotStrict {
         /// The file.
         path: PathBuf,
@@ -26,7 +26,7 @@ pub enum JsonFileError {
         source: ParseError,
     },
     /// Strict JSON that `serde_json` still refuses.
-    #[error("{}: not JSON: {source}", path.display())]
+    #[error("{}: not JSON", path.display())]
     NotJson {
         /// The file.
         path: PathBuf,

@@ -21,6 +21,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 use shown::Shown;
+use x402_verdict_consumer::error_chain;
 
 /// Verification verdicts for x402 endpoints.
 #[derive(Parser, Debug)]
@@ -118,13 +119,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints `x402-verdict: <message>` on stderr, the message escaped.
-fn print_error(error: &dyn std::fmt::Display) {
-    eprintln!("x402-verdict: {}", Shown(&error.to_string()));
+/// Prints `x402-verdict: <message>` on stderr: the error and each of its
+/// causes, once ([`error_chain`]), escaped.
+fn print_error(error: &(dyn std::error::Error + 'static)) {
+    eprintln!("x402-verdict: {}", Shown(&error_chain(error)));
 }
 
 /// A command's result as the process's: its error printed, exit code 2.
-fn refused<E: std::fmt::Display>(result: Result<(), E>) -> Result<(), u8> {
+fn refused<E: std::error::Error + 'static>(result: Result<(), E>) -> Result<(), u8> {
     result.map_err(|e| {
         print_error(&e);
         2

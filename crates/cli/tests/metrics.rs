@@ -302,6 +302,10 @@ async fn a_corrupt_or_unusable_data_folder_or_operator_file_refuses_start() {
     one_line(code, &err, "bad-operator.json: missing field `disclosure`");
     let (code, err) = setup.refused(&["--now", "yesterday"]).await;
     assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("invalid value 'yesterday' for '--now <NOW>': is not an RFC 3339 UTC time"),
+        "{err}"
+    );
     // The database the refused starts found is still as it was.
     assert_eq!(
         std::fs::read(setup.dir.join("corrupt/verdict-counts.sqlite3")).unwrap(),
@@ -412,14 +416,20 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
             PublishedMetrics::parse(body.as_bytes()),
             Err(expected.clone())
         );
-        format!("not a valid published-metrics/v1 document: {expected}")
+        format!(
+            "the snapshot is unchanged, not a valid published-metrics/v1 document: {}",
+            x402_verdict_consumer::error_chain(&expected)
+        )
     };
     let (no_as_of, duplicate) = (
         r#"{"schema":"published-metrics/v1"}"#,
         r#"{"schema":"published-metrics/v1","schema":1}"#,
     );
     let failures = [
-        ("http://127.0.0.1:9".to_owned(), "unreachable".to_owned()),
+        (
+            "http://127.0.0.1:9".to_owned(),
+            "unreachable; the snapshot is unchanged".to_owned(),
+        ),
         (
             serve_once(no_as_of).await,
             invalid(
@@ -457,7 +467,7 @@ async fn snapshot_is_atomic_and_a_failed_read_loses_nothing() {
         assert_ne!(code, 0);
         assert_eq!(
             err.trim_end(),
-            format!("x402-verdict: {base}/v0/metrics: {detail}; the snapshot is unchanged")
+            format!("x402-verdict: {base}/v0/metrics: {detail}")
         );
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),

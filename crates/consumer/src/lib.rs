@@ -19,10 +19,31 @@ use x402_verdict_core::{
     MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
 };
 
-/// The HTTP client cannot start (its TLS back end).
+/// The HTTP client cannot start (its TLS back end, reached by `source()`).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot start the HTTP client: {0}")]
+#[error("cannot start the HTTP client")]
 pub struct HttpClientError(#[source] reqwest::Error);
+
+/// An error and each of its causes, one after the other, as the command
+/// and the Python package show them: `registry.json: No such file or
+/// directory (os error 2)`. The convention of this project's errors: each
+/// level's `Display` says what went wrong at that level, and the cause is
+/// reached by `source()`, never both. An error that writes its cause into
+/// its own text too (the core's, whose one line the badge shows as it is;
+/// some libraries') has that cause shown once.
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
+}
 
 /// The HTTP client of every native consumer: no cookies or credentials,
 /// redirects followed within the first URL's origin only (at most 5).
@@ -47,6 +68,13 @@ pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
         .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(HttpClientError)
+}
+
+/// Whether an answer of `status` is a redirect that [`http_client`] follows
+/// when it carries a `Location` (within the first URL's origin): 301, 302,
+/// 303, 307 and 308. Any other 3xx (300, 304) is an answer as it stands.
+pub fn is_followed_redirect(status: reqwest::StatusCode) -> bool {
+    matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }
 
 /// Everything needed to look endpoints up against one service.
@@ -285,7 +313,7 @@ async fn fetch(
     let status = response.status();
     // A redirect the policy refused is handed back as it came; any other 3xx
     // (304, 300, or a redirect without a Location) is a status.
-    let followable = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+    let followable = is_followed_redirect(status);
     if followable && response.headers().contains_key(reqwest::header::LOCATION) {
         return Err(FetchFailure::Redirected);
     }
@@ -322,6 +350,26 @@ mod tests {
             body: Arc::from(&b"{}"[..]),
             until: Instant::now() + Duration::from_secs(seconds),
         }
+    }
+
+    /// A level and its cause, as this project writes errors.
+    #[derive(Debug, thiserror::Error)]
+    #[error("registry.json")]
+    struct Level(#[source] std::io::Error);
+
+    /// A library's error that writes its cause into its own text too.
+    #[derive(Debug, thiserror::Error)]
+    #[error("outer: {0}")]
+    struct Repeats(#[source] std::io::Error);
+
+    #[test]
+    fn an_error_chain_shows_each_cause_once() {
+        let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        assert_eq!(
+            error_chain(&Level(missing())),
+            "registry.json: no such file"
+        );
+        assert_eq!(error_chain(&Repeats(missing())), "outer: no such file");
     }
 
     #[test]

@@ -51,6 +51,35 @@ pub fn reuse_seconds(cache_control: &str) -> u32 {
         .map_or(0, |max| max.min(MAX_REUSE_SECONDS))
 }
 
+/// The seconds past [`reuse_seconds`] for which a kept answer may still be
+/// served while it is fetched anew (RFC 5861's `stale-while-revalidate`, its
+/// first one), at most [`MAX_REUSE_SECONDS`]; 0 without one of digits, and
+/// for an answer that may not be reused at all. How a seller's server keeps
+/// the verdicts it inlines warm: each is fetched anew once its `max-age`
+/// has run out, and the old one served meanwhile for at most this long.
+///
+/// ```
+/// use x402_verdict_core::cache::stale_seconds;
+///
+/// assert_eq!(stale_seconds("public, max-age=60, stale-while-revalidate=300"), 300);
+/// assert_eq!(stale_seconds("public, max-age=10"), 0);
+/// assert_eq!(stale_seconds("no-store, stale-while-revalidate=300"), 0);
+/// ```
+pub fn stale_seconds(cache_control: &str) -> u32 {
+    if reuse_seconds(cache_control) == 0 {
+        return 0;
+    }
+    let found = cache_control.split(',').find_map(|directive| {
+        let (name, value) = directive.split_once('=')?;
+        name.trim_ascii()
+            .eq_ignore_ascii_case("stale-while-revalidate")
+            .then(|| delta_seconds(value.as_bytes()))
+    });
+    found
+        .flatten()
+        .map_or(0, |stale| stale.min(MAX_REUSE_SECONDS))
+}
+
 /// A `delta-seconds` value (digits only, surrounding spaces allowed); one
 /// too large for a `u32` saturates.
 fn delta_seconds(text: &[u8]) -> Option<u32> {
@@ -91,6 +120,30 @@ mod tests {
             ("private, max-age=20", 20),
         ] {
             assert_eq!(reuse_seconds(cache_control), seconds, "{cache_control:?}");
+        }
+    }
+
+    #[test]
+    fn reads_how_long_a_kept_answer_may_be_served_stale() {
+        for (cache_control, seconds) in [
+            ("public, max-age=60, stale-while-revalidate=300", 300),
+            ("max-age=60,STALE-WHILE-REVALIDATE = 30 ", 30),
+            (
+                "max-age=60, stale-while-revalidate=5, stale-while-revalidate=9",
+                5,
+            ),
+            (
+                "max-age=60, stale-while-revalidate=86400",
+                MAX_REUSE_SECONDS,
+            ),
+            ("max-age=60, stale-while-revalidate", 0),
+            ("max-age=60, stale-while-revalidate=-1", 0),
+            ("max-age=60", 0),
+            ("stale-while-revalidate=300", 0),
+            ("max-age=0, stale-while-revalidate=300", 0),
+            ("no-cache, max-age=60, stale-while-revalidate=300", 0),
+        ] {
+            assert_eq!(stale_seconds(cache_control), seconds, "{cache_control:?}");
         }
     }
 }

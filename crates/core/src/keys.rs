@@ -109,6 +109,20 @@ words_from_str!(KeyError);
 
 impl std::error::Error for KeyError {}
 
+/// The items of a comma-separated list of keys (`"k1, k2"`, the form of an
+/// HTML attribute and of an environment variable), each trimmed of ASCII
+/// whitespace.
+pub fn comma_separated(text: &str) -> impl Iterator<Item = &str> {
+    // Byte by byte, for the wasm's size (no pattern searcher).
+    let mut rest = Some(text);
+    core::iter::from_fn(move || {
+        let current = rest?;
+        let end = current.bytes().position(|b| b == b',');
+        rest = end.map(|end| &current[end + 1..]);
+        Some(current[..end.unwrap_or(current.len())].trim_ascii())
+    })
+}
+
 /// Why a key configuration is refused, by [`TrustedKeys::from_comma_list`]
 /// and [`TrustedKeys::from_json`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,7 +273,7 @@ impl TrustedKeys {
     ///
     /// Which key (by position) is wrong and how.
     pub fn from_comma_list(text: &str) -> Result<Self, KeysError> {
-        let parts: Vec<&str> = text.split(',').map(str::trim_ascii).collect();
+        let parts: Vec<&str> = comma_separated(text).collect();
         Self::from_strings(&parts)
     }
 
@@ -339,6 +353,14 @@ mod tests {
 
     fn key(seed: u8) -> VerifyingKey {
         SigningKey::from_bytes(&[seed; 32]).verifying_key()
+    }
+
+    #[test]
+    fn splits_a_comma_separated_list_trimmed() {
+        let split = |text| comma_separated(text).collect::<Vec<_>>();
+        assert_eq!(split(" a, b,,c "), ["a", "b", "", "c"]);
+        assert_eq!(split(""), [""]);
+        assert_eq!(split("k,"), ["k", ""]);
     }
 
     #[test]

@@ -19,8 +19,11 @@
 //!   discovery listing ([`discovery`]);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
-//! - how long a consumer may reuse an answer ([`cache`]);
-//! - whether code that pays may pay an endpoint, and why not ([`guard`]).
+//! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
+//!   inlined in the page stands in for a request ([`inline`]);
+//! - whether code that pays may pay an endpoint, and why not ([`guard`]);
+//! - the words of a seller's own 402 page ([`seller`]);
+//! - the JSON Schema of the structured result ([`schema`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
 //! time `now`.
@@ -49,6 +52,7 @@ pub mod endpoint;
 pub mod evaluate;
 pub mod guard;
 pub mod hidden;
+pub mod inline;
 pub mod json;
 pub mod keys;
 pub mod member;
@@ -57,6 +61,7 @@ pub mod options;
 pub mod request;
 pub mod resource;
 pub mod schema;
+pub mod seller;
 #[cfg(feature = "serde")]
 mod serialize;
 pub mod signing;

@@ -5,7 +5,7 @@
 use crate::endpoint::{Endpoint, FieldRule};
 use crate::evaluate::Lookup;
 use crate::json::Value;
-use crate::keys::{KeysError, TrustedKeys};
+use crate::keys::{comma_separated, KeysError, TrustedKeys};
 use crate::request::{check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS};
 use crate::writing::{display_from_words, uDisplay, words_from_str};
 
@@ -18,10 +18,13 @@ pub struct LookupOptions {
     pub lookup: Lookup,
     /// The whole-exchange timeout.
     pub timeout_ms: u32,
+    /// The verdict inlined in the page (its JSON text), to use instead of a
+    /// request when it may ([`Lookup::evaluate_inlined`]).
+    pub verdict: Option<String>,
 }
 
 /// The option names, as JS and JSON spell them, in the order they are checked.
-pub const OPTION_NAMES: [&str; 7] = [
+pub const OPTION_NAMES: [&str; 8] = [
     "baseUrl",
     "chain",
     "payTo",
@@ -29,32 +32,37 @@ pub const OPTION_NAMES: [&str; 7] = [
     "publicKey",
     "timeoutMs",
     "strict",
+    "verdict",
 ];
 
 /// An option written as an HTML attribute (`data-public-key="k1, k2"`,
 /// `data-timeout-ms="5000"`, `data-strict`), as the value the option takes:
 /// for `publicKey`, the list of its comma-separated keys; for `timeoutMs`,
-/// the whole number its decimal digits write; for `strict`, true when the
-/// attribute is empty, `true` or `strict`, false when it is `false`. Any
+/// the whole number its decimal digits write; for `strict`, its
+/// [`strict_from_text`]. Any
 /// other text is the option's value as written, which the option's own rule
 /// then takes or refuses (`timeoutMs="soon"` is not an integer).
 pub fn from_attribute(name: &str, text: String) -> Value {
     match name {
-        "publicKey" => {
-            let (mut keys, mut rest) = (Vec::new(), text.as_str());
-            loop {
-                let end = rest.bytes().position(|b| b == b',').unwrap_or(rest.len());
-                keys.push(Value::String(rest[..end].trim_ascii().to_owned()));
-                if end == rest.len() {
-                    break Value::Array(keys);
-                }
-                rest = &rest[end + 1..];
-            }
-        }
+        "publicKey" => Value::Array(
+            comma_separated(&text)
+                .map(|key| Value::String(key.to_owned()))
+                .collect(),
+        ),
         "timeoutMs" => whole_number(text.trim_ascii()).map_or(Value::String(text), Value::Integer),
-        "strict" if matches!(text.as_str(), "" | "true" | "strict") => Value::Bool(true),
-        "strict" if text == "false" => Value::Bool(false),
+        "strict" => strict_from_text(&text).map_or(Value::String(text), Value::Bool),
         _ => Value::String(text),
+    }
+}
+
+/// A strictness flag written as text (an HTML attribute, an environment
+/// variable): true when empty (an attribute's mere presence), `1`, `true`
+/// or `strict`; false when `0` or `false`; `None` for any other text.
+pub fn strict_from_text(text: &str) -> Option<bool> {
+    match text {
+        "" | "1" | "true" | "strict" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
     }
 }
 
@@ -285,6 +293,12 @@ impl LookupOptions {
                 .unwrap_or_default(),
         };
 
+        let verdict = match o.take("verdict") {
+            None => None,
+            Some(Value::String(text)) => Some(text),
+            Some(_) => o.problem("verdict", OptionRule::NotAString),
+        };
+
         match endpoint {
             Some(endpoint) if o.problems.is_empty() => Ok(LookupOptions {
                 base_url,
@@ -294,6 +308,7 @@ impl LookupOptions {
                     strict,
                 },
                 timeout_ms,
+                verdict,
             }),
             _ => Err(OptionsError::Invalid(o.problems)),
         }

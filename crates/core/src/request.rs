@@ -33,16 +33,34 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'(')
     .remove(b')');
 
+/// The path of the verdict route under a service's base URL (a macro, so
+/// that [`VERDICT_URL`] is one literal written from it).
+macro_rules! verdict_path {
+    () => {
+        "/v0/verdict"
+    };
+}
+
+/// Where a service answers verdicts, under its base URL (the route the
+/// reference service serves; [`VERDICT_URL`] asks it).
+pub const VERDICT_PATH: &str = verdict_path!();
+
 /// How [`BaseUrl::verdict_url`] builds a verdict's URL, for the browser
 /// package's loader, which starts the first requests before the wasm has
 /// loaded (the wasm takes a request only when its URL is exactly the one it
 /// built): `{base}` is the base URL without its trailing slash, and each
 /// other placeholder the option of that name as `encodeURIComponent` encodes it.
-pub const VERDICT_URL: &str =
-    "{base}/v0/verdict?chain={chain}&payTo={payTo}&resourceUrl={resourceUrl}";
+pub const VERDICT_URL: &str = concat!(
+    "{base}",
+    verdict_path!(),
+    "?chain={chain}&payTo={payTo}&resourceUrl={resourceUrl}"
+);
 
 /// Where a service publishes its verification keys, under its base URL.
 pub const KEYS_PATH: &str = "/v0/verification-keys";
+
+/// Where a service publishes its metrics, under its base URL.
+pub const METRICS_PATH: &str = "/v0/metrics";
 
 /// The base URL of a verification service's free path, without a trailing slash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,11 +101,12 @@ impl BaseUrl {
     }
 
     /// `{base}/v0/verdict?chain=…&payTo=…&resourceUrl=…`, each value encoded as
-    /// `encodeURIComponent` would: [`VERDICT_URL`] filled in.
+    /// `encodeURIComponent` would: [`VERDICT_URL`] filled in (written piece
+    /// by piece, for the wasm's size; a test holds the two equal).
     pub fn verdict_url(&self, endpoint: &Endpoint) -> String {
         let mut url = self.0.clone();
         for (name, value) in [
-            ("/v0/verdict?chain=", endpoint.chain()),
+            (concat!(verdict_path!(), "?chain="), endpoint.chain()),
             ("&payTo=", endpoint.pay_to()),
             ("&resourceUrl=", endpoint.resource_url()),
         ] {
@@ -99,7 +118,7 @@ impl BaseUrl {
 
     /// `{base}/v0/metrics`: the published metrics document.
     pub fn metrics_url(&self) -> String {
-        self.0.clone() + "/v0/metrics"
+        self.0.clone() + METRICS_PATH
     }
 
     /// `{base}/v0/verification-keys`: the service's published keys.

@@ -1,15 +1,21 @@
 //! The evaluation as a table: every outcome x freshness x signature x strict,
 //! checked against the protocol's rule written out independently here, and
-//! every reason a result can carry.
+//! every reason a result can carry; and a verdict inlined in the page, which
+//! stands in for a request only when it is a valid document about this
+//! endpoint, validly signed under the consumer's keys and at most
+//! `MAX_INLINED_AGE_SECONDS` old, and then reads exactly as the same document
+//! fetched.
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
 use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
+use x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS;
 use x402_verdict_core::json::Object;
+use x402_verdict_core::options::{OptionError, OptionRule, OptionsError};
 use x402_verdict_core::verdict::VerdictError;
 use x402_verdict_core::{
-    Endpoint, Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response,
-    SignatureStatus, State, Timestamp, TrustedKeys,
+    Endpoint, Evaluation, FetchFailure, Freshness, Lookup, LookupOptions, Outcome, Reason,
+    Response, SignatureStatus, State, Timestamp, TrustedKeys,
 };
 
 const CHAIN: &str = "base";
@@ -470,4 +476,144 @@ fn freshness_holds_to_the_end_of_the_cadence_and_not_a_second_past() {
     let skew = MAX_CLOCK_SKEW_SECONDS;
     assert_eq!(Freshness::at(t(skew + 1), 24, t(0)), Freshness::Unknown);
     assert_eq!(Freshness::at(t(skew), 24, t(0)), Freshness::Fresh);
+}
+
+// ---- a verdict inlined in the page ----
+
+/// The JSON text of a document signed by `key`, issued `issued` seconds
+/// from now, about `resource`, with `outcome`.
+fn signed(outcome: &str, issued: i64, resource: &str, key: &SigningKey) -> String {
+    let verdict = json!({
+        "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": resource,
+        "outcome": outcome, "assuranceLevel": "G", "verifiedAt": at(issued.min(0)),
+        "recheckEveryHours": 24, "issuedAt": at(issued), "keyId": "0000000000000000"
+    });
+    let verdict = Object::parse(&serde_json::to_vec(&verdict).unwrap()).unwrap();
+    x402_verdict_core::sign_verdict(verdict, key).unwrap()
+}
+
+fn now() -> Timestamp {
+    Timestamp::from_unix_seconds(NOW)
+}
+
+fn fetched(lookup: &Lookup, text: &str) -> Evaluation {
+    let response = Response::Http {
+        status: 200,
+        body: text.as_bytes(),
+    };
+    lookup.evaluate(response, now())
+}
+
+#[test]
+fn a_valid_fresh_verdict_reads_exactly_as_fetched() {
+    for strict in [false, true] {
+        let lookup = lookup(TrustedKeys::from_keys([signer().verifying_key()]), strict);
+        for (outcome, state) in [
+            ("human_backed", State::HumanBacked),
+            ("revoked", State::Revoked),
+            ("stale", State::Unknown),
+        ] {
+            let text = signed(outcome, 0, RESOURCE, &signer());
+            let inlined = lookup.evaluate_inlined(&text, now()).expect(outcome);
+            assert_eq!(inlined.state, state, "{outcome}");
+            assert_eq!(inlined, fetched(&lookup, &text), "{outcome}");
+        }
+    }
+}
+
+#[test]
+fn its_age_is_bounded_by_its_signed_issued_at() {
+    let lookup = lookup(TrustedKeys::from_keys([signer().verifying_key()]), true);
+    let used = |issued: i64| {
+        lookup
+            .evaluate_inlined(&signed("human_backed", issued, RESOURCE, &signer()), now())
+            .is_some()
+    };
+    assert!(used(-MAX_INLINED_AGE_SECONDS), "exactly N seconds old");
+    assert!(!used(-MAX_INLINED_AGE_SECONDS - 1), "a second older");
+    assert!(!used(-2 * 3600), "issued two hours ago");
+    assert!(used(300), "within the clock skew ahead");
+    assert!(!used(301), "past the clock skew ahead");
+    // Fetched, the two-hour-old verdict still reads verified: only the
+    // inlined one is refused.
+    let old = signed("human_backed", -2 * 3600, RESOURCE, &signer());
+    assert_eq!(fetched(&lookup, &old).state, State::HumanBacked);
+}
+
+#[test]
+fn anything_the_page_could_forge_asks_the_service() {
+    let other = SigningKey::from_bytes(&[7; 32]);
+    let mine = lookup(TrustedKeys::from_keys([signer().verifying_key()]), false);
+    let good = signed("human_backed", 0, RESOURCE, &signer());
+    let tampered = good.replace("\"outcome\":\"human_backed\"", "\"outcome\":\"revoked\"");
+    assert_ne!(tampered, good);
+    let revoked = signed("revoked", 0, RESOURCE, &signer());
+    let promoted = revoked.replace("\"outcome\":\"revoked\"", "\"outcome\":\"human_backed\"");
+    assert_ne!(promoted, revoked);
+    let cases = [
+        ("tampered", mine.clone(), tampered),
+        ("promoted", mine.clone(), promoted.clone()),
+        (
+            "another resource",
+            mine.clone(),
+            signed(
+                "human_backed",
+                0,
+                "https://api.example.com/other",
+                &signer(),
+            ),
+        ),
+        (
+            "an unknown key",
+            mine.clone(),
+            signed("human_backed", 0, RESOURCE, &other),
+        ),
+        (
+            "no keys configured",
+            lookup(TrustedKeys::none(), false),
+            good.clone(),
+        ),
+        ("invalid JSON", mine.clone(), "{\"verdict\":".to_owned()),
+        (
+            "a duplicate member",
+            mine.clone(),
+            good.replacen('{', "{\"signature\":\"x\",", 1),
+        ),
+        ("empty", mine.clone(), String::new()),
+        (
+            "unsigned",
+            mine.clone(),
+            good.split(",\"signature\"").next().unwrap().to_owned() + "}",
+        ),
+    ];
+    for (name, lookup, text) in cases {
+        assert_eq!(lookup.evaluate_inlined(&text, now()), None, "{name}");
+    }
+    // A tampered verdict never reads verified, fetched or inlined.
+    assert_ne!(fetched(&mine, &promoted).state, State::HumanBacked);
+}
+
+#[test]
+fn the_verdict_option_is_text() {
+    let read = |verdict: Value| {
+        let text = json!({
+            "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": RESOURCE, "verdict": verdict
+        })
+        .to_string();
+        let options = Object::parse(text.as_bytes()).unwrap();
+        LookupOptions::from_fields(&mut |name| Ok(options.get(name).cloned()))
+    };
+    assert_eq!(read(json!("{}")).unwrap().verdict.as_deref(), Some("{}"));
+    assert_eq!(read(Value::Null).unwrap().verdict, None);
+    assert_eq!(
+        read(json!({"verdict": {}})).unwrap_err(),
+        OptionsError::Invalid(vec![OptionError {
+            option: "verdict",
+            rule: OptionRule::NotAString
+        }])
+    );
+    assert_eq!(
+        read(json!(1)).unwrap_err().to_string(),
+        "verdict must be a string"
+    );
 }

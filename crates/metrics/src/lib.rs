@@ -282,7 +282,8 @@ impl fmt::Display for MetricsRule {
     /// The words after the path.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotJson(e) => write!(f, "not strict JSON: {e}"),
+            // The parse error is its source().
+            Self::NotJson(_) => f.write_str("not strict JSON"),
             Self::Member(rule) => rule.fmt(f),
             Self::UnknownMember(name) => write!(f, "unknown member `{name}`"),
             Self::NotSchema => write!(f, "is not \"{SCHEMA}\""),
@@ -1120,7 +1121,7 @@ mod tests {
     fn details_read_as_one_line() {
         let sellers = series(0, "sellers_attested");
         for (at, rule, line) in [
-            (MemberPath::root(), MetricsRule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON: trailing characters at byte 3"),
+            (MemberPath::root(), MetricsRule::NotJson(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: 3 }), "not strict JSON"),
             (MemberPath::root(), MetricsRule::Member(MemberRule::NotAnObject), "not a JSON object"),
             (MemberPath::root(), MetricsRule::UnknownMember("extra".into()), "unknown member `extra`"),
             (top("schema"), MetricsRule::NotSchema, "schema is not \"published-metrics/v1\""),
@@ -1139,5 +1140,15 @@ mod tests {
         ] {
             assert_eq!(MetricsError { at, rule }.to_string(), line);
         }
+        // The parse error is the cause, reached by source(), not repeated.
+        let not_json = MetricsError {
+            at: MemberPath::root(),
+            rule: MetricsRule::NotJson(ParseError {
+                kind: ParseErrorKind::TrailingCharacters,
+                offset: 3,
+            }),
+        };
+        let cause = std::error::Error::source(&not_json).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("trailing characters at byte 3"));
     }
 }

@@ -320,7 +320,7 @@ impl Verifier {
             Some(_) => return Err(value_error(&invalid("strict", OptionRule::NotABoolean))),
         };
         let inner = x402_verdict_consumer::Verifier::new(base_url, keys, strict, timeout_ms)
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
+            .map_err(|e| PyRuntimeError::new_err(x402_verdict_consumer::error_chain(&e)))?
             .keeping_answers();
         Ok(Verifier { inner })
     }

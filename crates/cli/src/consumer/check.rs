@@ -15,7 +15,7 @@ use x402_verdict_core::{BaseUrl, Challenge};
 
 use super::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;
-use x402_verdict_consumer::{http_client, HttpClientError};
+use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError};
 
 /// The header an x402 v2 server sends its challenge in.
 const PAYMENT_REQUIRED: &str = "payment-required";
@@ -64,7 +64,7 @@ pub enum HttpMethod {
 pub enum CheckError {
     /// The resource gave no challenge to read: it is not known whether it
     /// asks for a payment.
-    #[error("could not read a challenge: {0}")]
+    #[error("could not read a challenge")]
     NoChallenge(#[source] NoChallenge),
     /// The HTTP client cannot start.
     #[error(transparent)]
@@ -73,7 +73,7 @@ pub enum CheckError {
     #[error(transparent)]
     Header(ChallengeError),
     /// `--from-file`'s file cannot be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     FileUnreadable {
         /// The file.
         path: PathBuf,
@@ -84,7 +84,7 @@ pub enum CheckError {
     #[error("{}: larger than 64 KiB", .0.display())]
     FileTooLarge(PathBuf),
     /// `--from-file`'s file is not strict JSON.
-    #[error("{}: not strict JSON: {source}", path.display())]
+    #[error("{}: not strict JSON", path.display())]
     FileNotJson {
         /// The file.
         path: PathBuf,
@@ -93,15 +93,15 @@ pub enum CheckError {
     },
     /// `--from-file`'s file is the `{}` body of an x402 v2 402 answer,
     /// whose challenge is in its header.
-    #[error("{}: {source}: run `x402-verdict check URL`, which reads that header, or pass its value with --header", path.display())]
+    #[error("{}: {problem}: run `x402-verdict check URL`, which reads that header, or pass its value with --header", path.display())]
     FileIsBodyOnly {
         /// The file.
         path: PathBuf,
         /// What is wrong with it ([`ChallengeRule::EmptyObject`]).
-        source: ChallengeError,
+        problem: ChallengeError,
     },
     /// `--from-file`'s file holds no challenge that can be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     FileNotAChallenge {
         /// The file.
         path: PathBuf,
@@ -126,12 +126,12 @@ pub enum CheckError {
     #[error("{0}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB")]
     BodyTooLarge(String),
     /// The 402 answer's challenge cannot be read.
-    #[error("{asked} answered 402, but {source}")]
+    #[error("{asked} answered 402, but {problem}")]
     Unreadable {
         /// The method and URL asked.
         asked: String,
-        /// What is wrong with the challenge.
-        source: ChallengeError,
+        /// What is wrong with the challenge (completing this level's sentence).
+        problem: ChallengeError,
     },
 }
 
@@ -160,11 +160,11 @@ pub struct NoChallenge {
 pub enum Unanswered {
     /// No complete answer within this many milliseconds.
     Timeout(u32),
-    /// The exchange failed (refused, reset, DNS, TLS): the error and each
-    /// of its causes.
-    Failed(String),
-    /// The body broke off: the error and each of its causes.
-    BodyBrokeOff(String),
+    /// The exchange failed (refused, reset, DNS, TLS): the client's error
+    /// (without its URL, which [`NoChallenge::asked`] names), the cause.
+    Failed(reqwest::Error),
+    /// The body broke off: the client's error, the cause.
+    BodyBrokeOff(reqwest::Error),
     /// A 5xx: the server failed.
     ServerError(u16),
     /// A final 3xx.
@@ -192,8 +192,8 @@ impl fmt::Display for NoChallenge {
         let asked = &self.asked;
         match &self.why {
             Unanswered::Timeout(ms) => write!(f, "{asked}: no complete answer within {ms} ms"),
-            Unanswered::Failed(cause) => write!(f, "{asked}: no answer: {cause}"),
-            Unanswered::BodyBrokeOff(cause) => write!(f, "{asked}: the body broke off: {cause}"),
+            Unanswered::Failed(_) => write!(f, "{asked}: no answer"),
+            Unanswered::BodyBrokeOff(_) => write!(f, "{asked}: the body broke off"),
             Unanswered::ServerError(status) => {
                 write!(f, "{asked} answered HTTP {status}, a server error")
             }
@@ -219,24 +219,13 @@ impl fmt::Display for NoChallenge {
     }
 }
 
-impl std::error::Error for NoChallenge {}
-
-/// An error and each of its causes (its `source` chain), one after the
-/// other: `error sending request: client error (Connect): tcp connect error:
-/// Connection refused (os error 111)`. A cause already in the text is not
-/// repeated.
-fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let part = cause.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
+impl std::error::Error for NoChallenge {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.why {
+            Unanswered::Failed(cause) | Unanswered::BodyBrokeOff(cause) => Some(cause),
+            _ => None,
         }
-        source = cause.source();
     }
-    text
 }
 
 /// What a final 3xx answer to `first` was.
@@ -245,7 +234,7 @@ fn final_redirect(first: &Url, response: &reqwest::Response) -> FinalRedirect {
     if status == StatusCode::NOT_MODIFIED {
         return FinalRedirect::NotModified;
     }
-    let followed = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+    let followed = is_followed_redirect(status);
     let location = response
         .headers()
         .get(LOCATION)
@@ -359,7 +348,10 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
         let saved = Challenge::from_saved(&value).map_err(|source| {
             let path = path.clone();
             if source.rule == ChallengeRule::EmptyObject {
-                CheckError::FileIsBodyOnly { path, source }
+                CheckError::FileIsBodyOnly {
+                    path,
+                    problem: source,
+                }
             } else {
                 CheckError::FileNotAChallenge { path, source }
             }
@@ -404,7 +396,6 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
             why,
         })
     };
-    let causes = |e: reqwest::Error| with_causes(&e.without_url());
     let request = match method {
         HttpMethod::Get => http_client()?.get(url.clone()),
         HttpMethod::Post => http_client()?.post(url.clone()),
@@ -413,7 +404,7 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
         .header(ACCEPT, "application/json")
         .send()
         .await
-        .map_err(|e| unanswered(Unanswered::Failed(causes(e))))?;
+        .map_err(|e| unanswered(Unanswered::Failed(e.without_url())))?;
     let status = response.status();
     if status.is_redirection() {
         let what = final_redirect(&url, &response);
@@ -444,7 +435,7 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| unanswered(Unanswered::BodyBrokeOff(causes(e))))?
+        .map_err(|e| unanswered(Unanswered::BodyBrokeOff(e.without_url())))?
     {
         if body.len() + chunk.len() > MAX_CHALLENGE_BYTES {
             too_large = true;
@@ -461,8 +452,8 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
     }
     Challenge::from_http(header.as_deref(), &body)
         .map(|c| Read::Challenge(c, Some(402)))
-        .map_err(|source| CheckError::Unreadable {
+        .map_err(|problem| CheckError::Unreadable {
             asked: asked.to_owned(),
-            source,
+            problem,
         })
 }

@@ -59,17 +59,18 @@ impl TrustArgs {
     }
 }
 
-/// `--public-key`'s value that is not a key (`the key is not base64`).
+/// `--public-key`'s value that is not a key (`the key is not base64`: the
+/// rule completes this level's sentence; it is no cause of its own).
 #[derive(Debug, thiserror::Error)]
 #[error("the key {0}")]
-pub struct PublicKeyArgError(#[source] KeyError);
+pub struct PublicKeyArgError(KeyError);
 
 /// A timeout (`--timeout-ms`, `VERIFICATION_TIMEOUT_MS`) that is not one.
 #[derive(Debug, thiserror::Error)]
 pub enum TimeoutArgError {
     /// Not a whole number at all.
     #[error("must be a whole number")]
-    NotANumber(#[source] std::num::ParseIntError),
+    NotANumber,
     /// A whole number out of range.
     #[error(transparent)]
     OutOfRange(#[from] TimeoutError),
@@ -108,7 +109,9 @@ fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
 ///
 /// Not a whole number, or out of range.
 pub(crate) fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
-    let ms = text.parse::<u64>().map_err(TimeoutArgError::NotANumber)?;
+    let ms = text
+        .parse::<u64>()
+        .map_err(|_| TimeoutArgError::NotANumber)?;
     Ok(check_timeout_ms(ms)?)
 }
 

@@ -72,7 +72,7 @@ pub enum ScanError {
         rule: BaseUrlError,
     },
     /// `--from-file`'s file cannot be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     FileUnreadable {
         /// The file.
         path: PathBuf,
@@ -80,7 +80,7 @@ pub enum ScanError {
         source: std::io::Error,
     },
     /// `--from-file`'s file is no listing page.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     FileNotAPage {
         /// The file.
         path: PathBuf,

@@ -6,15 +6,16 @@ use x402_verdict_core::Timestamp;
 
 /// Where the service reads "now" from.
 ///
-/// `serve --now TIME` (a hidden option) pins it: every verdict is derived,
-/// every verdict answer counted, and every metrics month closed as of that
-/// one time. It exists for reproducible tests and for the demo's metrics
-/// snapshot; a real service never passes it.
+/// `serve --now TIME` pins it, in a build with the `pinned-clock` feature
+/// only: every verdict is derived, every verdict answer counted, and every
+/// metrics month closed as of that one time. It exists for reproducible
+/// tests and for the demo's metrics snapshot; a release has no such option.
 #[derive(Clone, Copy, Debug)]
 pub enum Clock {
     /// The system clock.
     System,
     /// A pinned time.
+    #[cfg(feature = "pinned-clock")]
     Pinned(Timestamp),
 }
 
@@ -23,12 +24,14 @@ impl Clock {
     pub fn now(self) -> Timestamp {
         match self {
             Clock::System => Timestamp::from_system_time(SystemTime::now()),
+            #[cfg(feature = "pinned-clock")]
             Clock::Pinned(at) => at,
         }
     }
 }
 
 /// `--now`'s value is not an RFC 3339 UTC time.
+#[cfg(feature = "pinned-clock")]
 #[derive(Debug, thiserror::Error)]
 #[error("is not an RFC 3339 UTC time")]
 pub struct PinnedTimeError;
@@ -38,6 +41,7 @@ pub struct PinnedTimeError;
 /// # Errors
 ///
 /// When the text is not one.
+#[cfg(feature = "pinned-clock")]
 pub fn parse_pinned(text: &str) -> Result<Clock, PinnedTimeError> {
     Timestamp::parse_rfc3339(text)
         .map(Clock::Pinned)

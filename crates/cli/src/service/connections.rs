@@ -147,7 +147,7 @@ pub enum BodyError {
     #[error("Request Timeout: the request body arrived at under {MIN_BODY_RATE} bytes a second")]
     TooSlow,
     /// The connection failed while the body arrived.
-    #[error("Bad Request: the request body was cut off: {0}")]
+    #[error("Bad Request: the request body was cut off")]
     Connection(#[source] hyper::Error),
 }
 

@@ -35,7 +35,7 @@ pub enum DemoDiscoveryError {
     #[error("{}: expected a JSON list of discovery items", .0.display())]
     NotAList(PathBuf),
     /// An item is not one `scan` reads.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Item {
         /// The file.
         path: PathBuf,
@@ -43,7 +43,7 @@ pub enum DemoDiscoveryError {
         source: ItemError,
     },
     /// The items do not make a page (never seen: each was read alone).
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Page {
         /// The file.
         path: PathBuf,

@@ -44,12 +44,12 @@ pub enum KeyFileRule {
     #[error("previous[{0}].publicKey is missing")]
     PublicKeyMissing(usize),
     /// `previous[i].publicKey` is not a key.
-    #[error("previous[{index}].publicKey {source}")]
+    #[error("previous[{index}].publicKey {problem}")]
     PublicKey {
         /// Its place in `previous`.
         index: usize,
-        /// What is wrong with it.
-        source: KeyError,
+        /// What is wrong with it (completing this level's sentence).
+        problem: KeyError,
     },
     /// A `keyId` or `publicKey` label describes another key.
     #[error("{entry}.{label} does not match the key")]
@@ -147,7 +147,7 @@ impl KeyFile {
                 .as_str()
                 .ok_or(KeyFileRule::PublicKeyMissing(index))?;
             let key = parse_public_key(text)
-                .map_err(|source| KeyFileRule::PublicKey { index, source })?;
+                .map_err(|problem| KeyFileRule::PublicKey { index, problem })?;
             check_labels(entry, &key, KeyEntry::Previous(index))?;
             previous.push(key);
         }

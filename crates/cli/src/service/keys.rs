@@ -34,10 +34,10 @@ pub enum SignError {
     #[error(transparent)]
     Keys(#[from] KeyFileError),
     /// Standard input cannot be read.
-    #[error("standard input: {0}")]
+    #[error("standard input")]
     Stdin(#[source] std::io::Error),
     /// The input file cannot be read.
-    #[error("{name}: {source}")]
+    #[error("{name}")]
     Unreadable {
         /// The input.
         name: String,
@@ -45,7 +45,7 @@ pub enum SignError {
         source: std::io::Error,
     },
     /// The input is not a strict JSON object.
-    #[error("{name}: {source}")]
+    #[error("{name}")]
     NotAnObject {
         /// The input.
         name: String,
@@ -56,7 +56,7 @@ pub enum SignError {
     #[error("{0}: the verdict is not a JSON object")]
     VerdictNotAnObject(String),
     /// The verdict breaks the protocol's rules.
-    #[error("{name}: {source}")]
+    #[error("{name}")]
     Verdict {
         /// The input.
         name: String,

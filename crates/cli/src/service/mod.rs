@@ -28,7 +28,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use x402_verdict_core::request::KEYS_PATH;
+use x402_verdict_core::request::{KEYS_PATH, METRICS_PATH, VERDICT_PATH};
 use x402_verdict_core::signing::check_signature;
 use x402_verdict_core::{sign_verdict, Endpoint, KeyId, SignatureStatus, TrustedKeys};
 
@@ -85,8 +85,9 @@ pub struct ServeArgs {
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Pins the service's clock to one RFC 3339 UTC time. For tests and the
-    /// demo's metrics snapshot only (see `clock::Clock`); hidden from help.
-    #[arg(long, hide = true, value_parser = clock::parse_pinned)]
+    /// demo's metrics snapshot only (feature `pinned-clock`; see `clock::Clock`).
+    #[cfg(feature = "pinned-clock")]
+    #[arg(long, value_parser = clock::parse_pinned)]
     pub now: Option<Clock>,
 }
 
@@ -116,7 +117,7 @@ pub enum ServeError {
     #[error(transparent)]
     Connections(#[from] connections::ConnectionArgsError),
     /// `--listen`'s address cannot be bound.
-    #[error("--listen {addr}: {source}")]
+    #[error("--listen {addr}")]
     Listen {
         /// The address.
         addr: SocketAddr,
@@ -178,7 +179,10 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .as_deref()
         .map(DemoDiscovery::load)
         .transpose()?;
+    #[cfg(feature = "pinned-clock")]
     let clock = args.now.unwrap_or(Clock::System);
+    #[cfg(not(feature = "pinned-clock"))]
+    let clock = Clock::System;
     let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
     warn_about_published(&registry, &keys);
     let attestations = registry.attestation_count();
@@ -270,9 +274,9 @@ fn router(
         .allow_origin(Any)
         .allow_methods([Method::GET]);
     let api = Router::new()
-        .route("/v0/verdict", get(verdict))
+        .route(VERDICT_PATH, get(verdict))
         .route(KEYS_PATH, get(verification_keys))
-        .route("/v0/metrics", get(published_metrics))
+        .route(METRICS_PATH, get(published_metrics))
         .layer(cors.clone())
         .with_state(service);
     let routes = match www {

@@ -29,7 +29,7 @@ pub enum DemoPaidError {
     #[error(transparent)]
     File(#[from] JsonFileError),
     /// It is not a challenge a consumer reads.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     NotAChallenge {
         /// The file.
         path: PathBuf,
@@ -40,7 +40,7 @@ pub enum DemoPaidError {
     #[error("{}: x402Version is not 2 (the PAYMENT-REQUIRED header is x402 v2)", .0.display())]
     NotVersion2(PathBuf),
     /// Its base64 is not a header value (never seen: base64 is ASCII).
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     NotAHeader {
         /// The file.
         path: PathBuf,

@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 use x402_verdict_core::endpoint::EndpointError;
 use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
 use x402_verdict_core::keys::KeysError;
+use x402_verdict_core::options::strict_from_text;
 use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::schema::evaluation_schema;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
@@ -57,13 +58,13 @@ const STATUS_DESCRIPTION: &str = "A one-word routing signal for an x402 endpoint
 pub enum McpConfigError {
     /// `VERIFICATION_BASE_URL` is not a service's URL.
     #[error("VERIFICATION_BASE_URL {0}")]
-    BaseUrl(#[source] BaseUrlError),
+    BaseUrl(BaseUrlError),
     /// `VERIFICATION_PUBLIC_KEY` is not a key configuration.
-    #[error("VERIFICATION_PUBLIC_KEY: {0}")]
+    #[error("VERIFICATION_PUBLIC_KEY")]
     PublicKey(#[source] KeysError),
     /// `VERIFICATION_TIMEOUT_MS` is not a timeout.
     #[error("VERIFICATION_TIMEOUT_MS {0}")]
-    Timeout(#[source] TimeoutArgError),
+    Timeout(TimeoutArgError),
     /// `VERIFICATION_STRICT` is neither 1 nor 0.
     #[error("VERIFICATION_STRICT must be 1 (strict) or 0")]
     Strict,
@@ -80,9 +81,9 @@ pub enum McpError {
     Connections(#[from] ConnectionArgsError),
     /// An `--allow-host` value is no host with an optional port.
     #[error("--allow-host {0}")]
-    AllowHost(#[source] HostError),
+    AllowHost(HostError),
     /// `--listen`'s address cannot be bound.
-    #[error("--listen {addr}: {source}")]
+    #[error("--listen {addr}")]
     Listen {
         /// The address.
         addr: SocketAddr,
@@ -90,10 +91,10 @@ pub enum McpError {
         source: std::io::Error,
     },
     /// The stdio session did not start.
-    #[error("MCP session failed to start: {0}")]
+    #[error("MCP session failed to start")]
     Start(#[source] Box<ServerInitializeError>),
     /// The stdio session's task failed.
-    #[error("MCP session ended with an error: {0}")]
+    #[error("MCP session ended with an error")]
     Ended(#[source] tokio::task::JoinError),
 }
 
@@ -151,10 +152,9 @@ impl McpConfig {
             None => DEFAULT_TIMEOUT_MS,
             Some(v) => parse_timeout(v.trim()).map_err(McpConfigError::Timeout)?,
         };
-        let strict = match var("VERIFICATION_STRICT").as_deref() {
-            None | Some("0" | "false" | "") => false,
-            Some("1" | "true") => true,
-            Some(_) => return Err(McpConfigError::Strict),
+        let strict = match var("VERIFICATION_STRICT") {
+            None => false,
+            Some(v) => strict_from_text(v.trim_ascii()).ok_or(McpConfigError::Strict)?,
         };
         Ok(McpConfig {
             base_url,
@@ -408,6 +408,11 @@ impl ServerHandler for VerdictServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error as the command prints it.
+    fn shown(error: impl std::error::Error + 'static) -> String {
+        x402_verdict_consumer::error_chain(&error)
+    }
     use std::collections::HashMap;
 
     fn config(vars: &[(&str, &str)]) -> Result<McpConfig, McpConfigError> {
@@ -424,35 +429,28 @@ mod tests {
         assert!(c.base_url.is_none() && c.keys.is_empty() && !c.strict);
         assert_eq!(c.timeout_ms, 3000);
         assert_eq!(
-            config(&[("VERIFICATION_BASE_URL", "ftp://x")])
-                .unwrap_err()
-                .to_string(),
+            shown(config(&[("VERIFICATION_BASE_URL", "ftp://x")]).unwrap_err()),
             "VERIFICATION_BASE_URL is not an absolute http:// or https:// URL"
         );
         assert_eq!(
-            config(&[("VERIFICATION_PUBLIC_KEY", "zz")])
-                .unwrap_err()
-                .to_string(),
+            shown(config(&[("VERIFICATION_PUBLIC_KEY", "zz")]).unwrap_err()),
             "VERIFICATION_PUBLIC_KEY: the public key is not base64"
         );
         assert_eq!(
-            config(&[("VERIFICATION_TIMEOUT_MS", "soon")])
-                .unwrap_err()
-                .to_string(),
+            shown(config(&[("VERIFICATION_TIMEOUT_MS", "soon")]).unwrap_err()),
             "VERIFICATION_TIMEOUT_MS must be a whole number"
         );
         assert_eq!(
-            config(&[("VERIFICATION_TIMEOUT_MS", "0")])
-                .unwrap_err()
-                .to_string(),
+            shown(config(&[("VERIFICATION_TIMEOUT_MS", "0")]).unwrap_err()),
             "VERIFICATION_TIMEOUT_MS must be a whole number of milliseconds from 1 to 60000"
         );
         assert_eq!(
-            config(&[("VERIFICATION_STRICT", "yes")])
-                .unwrap_err()
-                .to_string(),
+            shown(config(&[("VERIFICATION_STRICT", "yes")]).unwrap_err()),
             "VERIFICATION_STRICT must be 1 (strict) or 0"
         );
+        // The core's rule for a flag's text, as the badge reads `data-strict=""`.
+        assert!(config(&[("VERIFICATION_STRICT", "")]).unwrap().strict);
+        assert!(!config(&[("VERIFICATION_STRICT", "false")]).unwrap().strict);
         assert!(
             config(&[
                 ("VERIFICATION_STRICT", "1"),

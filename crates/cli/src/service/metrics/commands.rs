@@ -32,9 +32,7 @@ pub enum MetricsCommandError {
         failure: FetchFailure,
     },
     /// The answer is not a valid document.
-    #[error(
-        "{url}: not a valid published-metrics/v1 document: {source}; the snapshot is unchanged"
-    )]
+    #[error("{url}: the snapshot is unchanged, not a valid published-metrics/v1 document")]
     InvalidAnswer {
         /// The metrics URL.
         url: String,
@@ -42,7 +40,7 @@ pub enum MetricsCommandError {
         source: MetricsError,
     },
     /// The snapshot cannot be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     SnapshotUnreadable {
         /// The snapshot.
         path: PathBuf,
@@ -50,7 +48,7 @@ pub enum MetricsCommandError {
         source: std::io::Error,
     },
     /// The snapshot is not a valid document.
-    #[error("{}: not a valid published-metrics/v1 document: {source}", path.display())]
+    #[error("{}: not a valid published-metrics/v1 document", path.display())]
     InvalidSnapshot {
         /// The snapshot.
         path: PathBuf,
@@ -61,7 +59,7 @@ pub enum MetricsCommandError {
     #[error("{}: not a folder", .0.display())]
     NotAFolder(PathBuf),
     /// The `--out` folder cannot be created.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     CreateFolder {
         /// The folder.
         path: PathBuf,
@@ -69,7 +67,7 @@ pub enum MetricsCommandError {
         source: std::io::Error,
     },
     /// The files cannot be written (none was replaced).
-    #[error("{}: cannot write: {source}", path.display())]
+    #[error("{}: cannot write", path.display())]
     Write {
         /// The snapshot, or the page's folder.
         path: PathBuf,

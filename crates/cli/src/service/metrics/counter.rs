@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use x402_verdict_consumer::error_chain;
 use x402_verdict_core::{Month, Timestamp};
 
 /// The database's file name inside the `--data` folder.
@@ -35,7 +36,7 @@ pub enum OpenError {
     #[error("--data {}: not a folder", .0.display())]
     NotAFolder(PathBuf),
     /// The folder cannot be created.
-    #[error("--data {}: cannot create the folder: {source}", dir.display())]
+    #[error("--data {}: cannot create the folder", dir.display())]
     CreateFolder {
         /// The folder.
         dir: PathBuf,
@@ -47,7 +48,7 @@ pub enum OpenError {
     #[error("{path}: the file is empty (0 bytes), so not a verdict counts database; restore it, or remove it to count from zero: rm {path}", path = .0.display())]
     EmptyFile(PathBuf),
     /// SQLite cannot open or read it.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -63,7 +64,7 @@ pub enum OpenError {
         check: String,
     },
     /// It cannot be written.
-    #[error("{}: not writable: {source}", path.display())]
+    #[error("{}: not writable", path.display())]
     NotWritable {
         /// The file.
         path: PathBuf,
@@ -71,7 +72,7 @@ pub enum OpenError {
         source: rusqlite::Error,
     },
     /// Its counts cannot be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Counts {
         /// The file.
         path: PathBuf,
@@ -82,7 +83,7 @@ pub enum OpenError {
 
 /// The pending increments could not be saved (they stay pending).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot save the verdict counts: {0}")]
+#[error("cannot save the verdict counts")]
 pub struct FlushError(#[source] rusqlite::Error);
 
 /// Why the totals cannot be read.
@@ -286,7 +287,7 @@ impl VerdictCounter {
                 let counter = Arc::clone(&self);
                 match tokio::task::spawn_blocking(move || counter.flush()).await {
                     Ok(Ok(())) => {}
-                    Ok(Err(problem)) => tracing::error!("{problem}"),
+                    Ok(Err(problem)) => tracing::error!("{}", error_chain(&problem)),
                     Err(e) => tracing::error!("the count flush failed: {e}"),
                 }
             }

@@ -25,7 +25,7 @@ pub enum OperatorFileError {
     #[error(transparent)]
     File(#[from] JsonFileError),
     /// A member is missing, of the wrong type, or unknown.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Members {
         /// The file.
         path: PathBuf,
@@ -33,7 +33,7 @@ pub enum OperatorFileError {
         source: serde_json::Error,
     },
     /// A text breaks a rule.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Text {
         /// The file.
         path: PathBuf,
@@ -114,7 +114,7 @@ mod tests {
         std::fs::write(&path, doc).unwrap();
         let result = OperatorFile::load(&path);
         std::fs::remove_file(&path).unwrap();
-        let message = result.err()?.to_string();
+        let message = x402_verdict_consumer::error_chain(&result.err()?);
         Some(message.rsplit_once(".json: ").unwrap().1.to_owned())
     }
 

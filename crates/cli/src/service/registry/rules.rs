@@ -97,5 +97,5 @@ pub enum EntryRule {
     Verdict(#[from] VerdictError),
     /// A published verdict's endpoint breaks the endpoint's rules.
     #[error("verdict.{0}")]
-    VerdictEndpoint(#[source] EndpointError),
+    VerdictEndpoint(EndpointError),
 }

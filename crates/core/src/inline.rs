@@ -1,0 +1,48 @@
+//! A verdict inlined in the page (protocol section "A verdict inlined in
+//! the page"): the signed document a seller's server fetched from the
+//! verification service and wrote into its page (`data-verdict`, or the
+//! `verdict` option), standing in for the badge's own request.
+//!
+//! The page is the seller's, the party the verdict judges, so it is read as
+//! a fetched verdict is (the same strict parse, endpoint binding, keys and
+//! strictness) and used only when nothing about it rests on the page: its
+//! signature is `valid` under the consumer's keys, and it was issued at most
+//! [`MAX_INLINED_AGE_SECONDS`] ago. Anything else (older, unreadable, about
+//! another endpoint, unsigned, under an unknown key, a failed signature)
+//! asks the service as if nothing were inlined, so that an inlined verdict
+//! never counts for more than a fetched one.
+
+use crate::evaluate::{Evaluation, Lookup};
+use crate::signing::SignatureStatus;
+use crate::time::Timestamp;
+use crate::verdict::VerdictDocument;
+
+/// The oldest an inlined verdict may be, by its signed `issuedAt`, and still
+/// stand in for a request: 300 seconds. A seller whose attestation is
+/// withdrawn can go on inlining the last verdict it was given, validly
+/// signed; this bounds for how long that replay works, so that a revocation
+/// reaches every visitor within five minutes (plus the consumer's clock
+/// error, as for every time the badge reads). A seller's server that keeps
+/// its verdicts per the service's `Cache-Control` (the reference service's
+/// `max-age` is 60 s) inlines verdicts well inside it.
+pub const MAX_INLINED_AGE_SECONDS: i64 = 300;
+
+impl Lookup {
+    /// The result of the verdict `text` inlined in the page (its JSON text,
+    /// as the service returned it) at time `now`, when it may stand in for a
+    /// request: a valid document about this endpoint, issued at most
+    /// [`MAX_INLINED_AGE_SECONDS`] before `now` (and not past the clock skew
+    /// after it), whose signature is `valid`; the result is then exactly what
+    /// the same document fetched gives. `None`: look the endpoint up as if
+    /// nothing were inlined.
+    pub fn evaluate_inlined(&self, text: &str, now: Timestamp) -> Option<Evaluation> {
+        let document = VerdictDocument::parse(text.as_bytes()).ok()?;
+        if document.verdict.issued_at < now.plus_seconds(-MAX_INLINED_AGE_SECONDS) {
+            return None;
+        }
+        // A verdict issued in the future, or about another endpoint, carries
+        // no checked signature.
+        let result = self.evaluate_document(&document, now);
+        (result.signature == SignatureStatus::Valid).then_some(result)
+    }
+}

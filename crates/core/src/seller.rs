@@ -1,0 +1,11 @@
+//! What the `x402-verdict` package's seller module (`x402-verdict/seller`)
+//! writes of its own, in one place: the words of the 402 page it serves to
+//! browsers when it is given no paywall to carry its badges. Everything else
+//! it writes is the badge's markup (whose words are the badge's, drawn in
+//! the browser) and the seller's own page.
+
+/// The title and heading of the seller's own 402 page.
+pub const PAYWALL_TITLE: &str = "Payment required";
+
+/// The paragraph of the seller's own 402 page, above its badges.
+pub const PAYWALL_TEXT: &str = "This resource is paid for with x402: a client reads its price from the PAYMENT-REQUIRED header of this answer. Each badge below says whether a verified operator stands behind an address it accepts payment to.";

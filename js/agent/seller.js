@@ -1,0 +1,186 @@
+// x402-verdict/seller: the seller's server side of the badge. A seller's
+// server fetches the signed verdict of its own endpoints and writes it into
+// its pages, so that a visitor's badge renders with no request to the
+// verification service (the badge takes an inlined verdict only when the
+// core does: validly signed, for its endpoint, recent; docs/sellers.md).
+//
+// - verdictCache(options): the verdicts of the endpoints it is asked about,
+//   each fetched on first sight, fetched anew once its Cache-Control's
+//   max-age has run out (the old one served meanwhile, for at most its
+//   stale-while-revalidate), at most one request per endpoint in flight,
+//   and at most the core's bound of them kept;
+// - badgeHtml(options) and headHtml(options): the badge's element, its
+//   verdict inlined, and the <head> snippet, as HTML text, every value
+//   escaped;
+// - verdictPaywall(options): a PaywallProvider for the official
+//   paymentMiddleware (@x402/express, @x402/hono): the paywall page given
+//   (or one of its own) with a badge for each accepted option.
+//
+// Every rule is the core's, through the engine (./engine.js): the request,
+// its limits and Cache-Control's reading (fetchVerdict), whether a verdict
+// may be inlined now (inlinedResult), the bound on what is kept
+// (maxKeptVerdicts), the payment requirements' reading
+// (endpointsFromPaymentRequired) and the words of its own page
+// (paywallWords). This file keeps and writes.
+import { engine } from "./engine.js";
+
+/** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
+const EMBED_WASM = "x402_verdict_embed_bg.wasm";
+
+/** `value` as HTML text or a quoted attribute value: every character that could end either escaped. */
+function escape(value) {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The key of an endpoint. */
+const keyOf = ({ chain, payTo, resourceUrl }) => JSON.stringify([chain, payTo, resourceUrl]);
+
+/**
+ * A cache of verdicts for a seller's server. `get(endpoint)` answers at once
+ * (generateHtml is synchronous): the verdict text to inline, or undefined
+ * (not fetched yet, the service down, or a verdict the core would not take
+ * inlined now); each call keeps the endpoint warm. `fetch(endpoint)`
+ * resolves to the same once an answer is in.
+ */
+export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = {}) {
+  const most = engine.maxKeptVerdicts();
+  /** By endpoint key, least recently asked first: { endpoint, verdict, freshUntil, staleUntil, asked, pending, timer }. */
+  const kept = new Map();
+  const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl });
+
+  /** Fetches the entry's verdict anew (one request at a time); keeps the old one within its stale window when none came. */
+  function refresh(entry) {
+    entry.pending ??= engine.fetchVerdict(optionsOf(entry.endpoint)).then((answer) => {
+      entry.pending = undefined;
+      const now = Date.now();
+      if (answer.verdict !== undefined || now >= entry.staleUntil) {
+        entry.verdict = answer.verdict;
+        entry.freshUntil = now + answer.freshSeconds * 1000;
+        entry.staleUntil = entry.freshUntil + answer.staleSeconds * 1000;
+      }
+      clearTimeout(entry.timer);
+      if (kept.get(keyOf(entry.endpoint)) !== entry || entry.freshUntil <= now) return;
+      // Fetched anew when its max-age runs out, if it was asked for since; else forgotten once it is stale too.
+      entry.asked = false;
+      entry.timer = setTimeout(() => {
+        if (entry.asked) return refresh(entry);
+        entry.timer = setTimeout(() => forget(entry), Math.max(0, entry.staleUntil - Date.now()));
+        entry.timer.unref?.();
+      }, entry.freshUntil - now);
+      entry.timer.unref?.();
+    });
+    return entry.pending;
+  }
+
+  function forget(entry) {
+    clearTimeout(entry.timer);
+    const key = keyOf(entry.endpoint);
+    if (kept.get(key) === entry) kept.delete(key);
+  }
+
+  /** The entry of `endpoint`, made the most recently asked (a new one fetched at once). */
+  function entryOf(endpoint) {
+    const key = keyOf(endpoint);
+    let entry = kept.get(key);
+    if (entry) kept.delete(key);
+    else {
+      if (kept.size >= most) forget(kept.values().next().value);
+      entry = { endpoint: { chain: endpoint.chain, payTo: endpoint.payTo, resourceUrl: endpoint.resourceUrl }, freshUntil: 0, staleUntil: 0 };
+    }
+    kept.set(key, entry);
+    entry.asked = true;
+    if (Date.now() >= entry.freshUntil) refresh(entry);
+    return entry;
+  }
+
+  /** The entry's verdict, when it is not past its stale window and the core takes it inlined now. */
+  function usable(entry) {
+    if (entry.verdict === undefined || Date.now() >= entry.staleUntil) return undefined;
+    return engine.inlinedResult({ ...optionsOf(entry.endpoint), verdict: entry.verdict }) ? entry.verdict : undefined;
+  }
+
+  return {
+    get: (endpoint) => usable(entryOf(endpoint)),
+    fetch: async (endpoint) => {
+      const entry = entryOf(endpoint);
+      if (!usable(entry)) await (entry.pending ?? refresh(entry));
+      return usable(entry);
+    },
+    /** Stops keeping anything (its timers end). */
+    clear: () => {
+      for (const entry of [...kept.values()]) forget(entry);
+    },
+  };
+}
+
+/** The nonce for this page: `nonce` itself, or what it returns when it is a function. */
+const nonceOf = (nonce) => (typeof nonce === "function" ? nonce() : nonce);
+
+/**
+ * The badge's element for one endpoint, as HTML text: a `<span
+ * data-x402-verdict>` with the options as its data- attributes, the
+ * `verdict` inlined when given; every value escaped.
+ */
+export function badgeHtml({ baseUrl, publicKey, strict = true, timeoutMs, theme, loading, chain, payTo, resourceUrl, verdict }) {
+  const attributes = {
+    "base-url": baseUrl, chain, "pay-to": payTo, "resource-url": resourceUrl,
+    "public-key": Array.isArray(publicKey) ? publicKey.join(",") : publicKey,
+    "timeout-ms": timeoutMs, theme, loading, verdict,
+  };
+  let html = "<span data-x402-verdict";
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) html += ` data-${name}="${escape(value)}"`;
+  }
+  return `${html}${strict ? " data-strict" : ""}></span>`;
+}
+
+/**
+ * The snippet for the page's `<head>`, as HTML text: a preload hint for the
+ * wasm that embed.js loads from beside itself (so that the page fetches
+ * both at once, not one after the other), then embed.js's script tag, with
+ * the page's CSP `nonce` on both when given.
+ */
+export function headHtml({ badgeScriptUrl, nonce }) {
+  const wasm = String(badgeScriptUrl).replace(/[^/]*$/, EMBED_WASM);
+  const n = nonceOf(nonce);
+  const nonced = n === undefined || n === null ? "" : ` nonce="${escape(n)}"`;
+  return `<link rel="preload" href="${escape(wasm)}" as="fetch" type="application/wasm" crossorigin${nonced}>`
+    + `<script src="${escape(badgeScriptUrl)}"${nonced}></script>`;
+}
+
+/** `page` with `head` before its </head> and `body` before its last </body> (at its start and end when it has none). */
+function withBadges(page, head, body) {
+  const headAt = page.search(/<\/head>/i);
+  const headed = headAt < 0 ? head + page : page.slice(0, headAt) + head + page.slice(headAt);
+  const bodyAt = headed.toLowerCase().lastIndexOf("</body>");
+  return bodyAt < 0 ? headed + body : headed.slice(0, bodyAt) + body + headed.slice(bodyAt);
+}
+
+/** The seller's own 402 page, for a provider given no paywall: its words are the core's. */
+function ownPage() {
+  const [title, text] = engine.paywallWords().map(escape);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>`
+    + `<body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+}
+
+/**
+ * A PaywallProvider for the official paymentMiddleware (@x402/express,
+ * @x402/hono): the page of `paywall` (a PaywallProvider, such as
+ * @x402/paywall's; without one, a 402 page of its own) with a badge for
+ * each option the payment requirements accept (`resource.url`, each
+ * `accepts[].network` and `payTo`), its verdict inlined when one is warm,
+ * and the head snippet. Its `cache` keeps them warm.
+ */
+export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
+  const cache = verdictCache({ baseUrl, publicKey, strict, timeoutMs });
+  return {
+    cache,
+    generateHtml(paymentRequired, config) {
+      const page = paywall ? paywall.generateHtml(paymentRequired, config) : ownPage();
+      const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequired);
+      const badges = endpoints.map(({ chain, payTo, resourceUrl }) => badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: cache.get({ chain, payTo, resourceUrl }) }));
+      const n = nonceOf(nonce);
+      return withBadges(page, headHtml({ badgeScriptUrl, nonce: n }), `<div data-x402-verdict-paywall>${badges.join(" ")}</div>`);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Runs a measuring command and keeps what it printed as its section of
+// docs/figures.md, the one file every measured figure lives in (the docs
+// link to it; nobody copies a figure by hand):
+//
+//   node scripts/figures.mjs <section> -- <command> [args…]
+//
+// The command's output is shown as it runs; once it has exited 0 its
+// section is replaced (with when, on what machine and under what load it
+// ran), the others kept. A command that fails changes nothing, and its
+// exit code is this script's.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+
+const FILE = new URL("../docs/figures.md", import.meta.url);
+
+/** The sections, in the file's order: the anchor, its heading, and the command `npm` runs for it. */
+const SECTIONS = {
+  size: ["Size", "npm run size"],
+  "seller-page": ["Seller page", "npm run bench (scripts/bench-seller.mjs)"],
+  browser: ["Browser", "npm run bench (scripts/bench-browser.mjs)"],
+  listing: ["Listing", "npm run bench (scripts/bench-listing.mjs)"],
+  agent: ["Agent", "npm run bench (scripts/bench-agent.mjs)"],
+  python: ["Python", "npm run bench (scripts/bench-python.sh)"],
+  core: ["Core", "npm run bench (cargo bench -p x402-verdict-core)"],
+  load: ["Load", "npm run load"],
+};
+
+const HEADER = `# Figures
+
+Every figure the benchmarks and the size check measure, as they last printed
+it: each section is written by the command it names (\`node
+scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\` and \`npm run load\` run), with
+when it ran and the machine's load. Do not edit it by hand; what each
+benchmark measures and how to read it is in [performance](performance.md).
+`;
+
+const open = (name) => `<!-- figures:${name} -->`;
+const close = (name) => `<!-- /figures:${name} -->`;
+
+/** The body of each section in `text` (a docs/figures.md), by name. */
+function sectionsOf(text) {
+  const found = {};
+  for (const name of Object.keys(SECTIONS)) {
+    const start = text.indexOf(open(name));
+    const end = text.indexOf(close(name));
+    if (start >= 0 && end > start) found[name] = text.slice(start + open(name).length, end).trim();
+  }
+  return found;
+}
+
+/** docs/figures.md with `bodies` (by section name), every section in order. */
+function write(bodies) {
+  const parts = [HEADER];
+  for (const [name, [heading, command]] of Object.entries(SECTIONS)) {
+    const body = bodies[name] ?? `Not measured yet: run \`${command}\`.`;
+    parts.push(`## ${heading}\n\n${open(name)}\n${body}\n${close(name)}\n`);
+  }
+  writeFileSync(FILE, parts.join("\n"));
+}
+
+/** The section's body: when and where the command ran, and what it printed. */
+function body(name, output) {
+  const when = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const load = loadavg().map((l) => l.toFixed(2)).join(", ");
+  const fence = output.includes("```") ? "~~~" : "```";
+  return `Written by \`${SECTIONS[name][1]}\` at ${when} on ${cpus().length} cores (load average ${load}).\n\n${fence}text\n${output.trimEnd()}\n${fence}`;
+}
+
+const [name, separator, command, ...args] = process.argv.slice(2);
+if (!SECTIONS[name] || separator !== "--" || !command) {
+  console.error(`usage: node scripts/figures.mjs <${Object.keys(SECTIONS).join("|")}> -- <command> [args…]`);
+  process.exit(2);
+}
+const child = spawn(command, args, { stdio: ["inherit", "pipe", "inherit"] });
+let output = "";
+child.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  output += chunk;
+});
+child.on("error", (error) => {
+  console.error(`figures: cannot run ${command}: ${error.message}`);
+  process.exit(2);
+});
+child.on("close", (code) => {
+  // Killed by a signal: no code, and nothing kept.
+  if (code !== 0) process.exit(code ?? 1);
+  const bodies = existsSync(FILE) ? sectionsOf(readFileSync(FILE, "utf8")) : {};
+  bodies[name] = body(name, output);
+  write(bodies);
+});

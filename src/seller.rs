@@ -1,0 +1,109 @@
+//! The seller's side of an inlined verdict, for the x402-verdict package's
+//! `x402-verdict/seller` module (feature `agent`): the verdict fetched as the
+//! service returned it, with how long its `Cache-Control` lets it be kept
+//! and served stale; whether the core takes a verdict inlined now
+//! ([`x402_verdict_core::inline`]); the bound on the verdicts kept; and the
+//! words of the seller's own 402 page. The module's JavaScript keeps the
+//! verdicts and writes the markup; every rule is the core's.
+
+use js_sys::{Array, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
+use x402_verdict_core::seller::{PAYWALL_TEXT, PAYWALL_TITLE};
+use x402_verdict_core::writing::words;
+use x402_verdict_core::{Evaluation, LookupOptions};
+
+use crate::lookup::{judge, now, spawn, to_object};
+use crate::{fetch, options};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** A verdict as the service returned it, for a seller's server to inline in its pages. */
+export interface FetchedVerdict {
+  /** The lookup's structured result, as `lookupVerdict` gives it. */
+  result: VerdictResult;
+  /** The verdict document's JSON text as the service returned it, when it answered one. */
+  verdict?: string;
+  /** For how long the answer may be kept: its `Cache-Control`'s `max-age`, at most an hour (0: not kept). */
+  freshSeconds: number;
+  /** For how long past that it may still be served while it is fetched anew (`stale-while-revalidate`). */
+  staleSeconds: number;
+}
+"#;
+
+/// Fetches the verdict for the endpoint `options` name (a request of its
+/// own, never an answer kept) and resolves to it with its result and how
+/// long it may be kept. Never rejects: every failure is a result without a
+/// verdict.
+#[wasm_bindgen(js_name = fetchVerdict, unchecked_return_type = "Promise<FetchedVerdict>")]
+pub fn fetch_verdict(
+    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+) -> Promise {
+    let options = options::from_js(&options);
+    spawn(Box::pin(async move {
+        let (result, verdict, cache_control) = match options {
+            Err(problem) => (
+                Evaluation::invalid_input(words(&problem)),
+                None,
+                String::new(),
+            ),
+            Ok(options) => fetched(&options).await,
+        };
+        let object = Object::new();
+        let members: [(&str, JsValue); 4] = [
+            ("result", to_object(&result)),
+            ("verdict", verdict.map_or(JsValue::UNDEFINED, JsValue::from)),
+            ("freshSeconds", reuse_seconds(&cache_control).into()),
+            ("staleSeconds", stale_seconds(&cache_control).into()),
+        ];
+        for (name, value) in members {
+            if !value.is_undefined() {
+                let _ = Reflect::set(&object, &name.into(), &value);
+            }
+        }
+        object.into()
+    }))
+}
+
+/// The lookup's result, the verdict's text (a valid document's) and the
+/// answer's `Cache-Control`.
+async fn fetched(options: &LookupOptions) -> (Evaluation, Option<String>, String) {
+    let Some(base) = &options.base_url else {
+        return (Evaluation::no_service(), None, String::new());
+    };
+    let url = base.verdict_url(&options.lookup.endpoint);
+    let (fetched, cache_control) = fetch::fetch_once(&url, base.origin(), options.timeout_ms).await;
+    let result = judge(&options.lookup, &fetched);
+    let verdict = match fetched {
+        Ok((200, body)) if result.has_verdict() => String::from_utf8(body).ok(),
+        _ => None,
+    };
+    (result, verdict, cache_control)
+}
+
+/// The result the core gives the verdict inlined in `options` (their
+/// `verdict`) now, when it takes it in place of a request; `null` when a
+/// badge given it would ask the service instead (or the options are
+/// invalid). Whether a seller's page should inline the verdict it holds.
+#[wasm_bindgen(js_name = inlinedResult, unchecked_return_type = "VerdictResult | null")]
+pub fn inlined_result(
+    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+) -> JsValue {
+    options::from_js(&options)
+        .ok()
+        .and_then(|o| o.lookup.evaluate_inlined(o.verdict.as_deref()?, now()))
+        .map_or(JsValue::NULL, |result| to_object(&result))
+}
+
+/// The most verdicts a seller's server keeps at once (the core's bound on
+/// kept answers).
+#[wasm_bindgen(js_name = maxKeptVerdicts)]
+pub fn max_kept_verdicts() -> u32 {
+    MAX_KEPT_ANSWERS
+}
+
+/// The words of the seller's own 402 page: `[title, paragraph]`.
+#[wasm_bindgen(js_name = paywallWords, unchecked_return_type = "[string, string]")]
+pub fn paywall_words() -> Array {
+    Array::of2(&PAYWALL_TITLE.into(), &PAYWALL_TEXT.into())
+}
