@@ -14,23 +14,24 @@ import { cpus, loadavg } from "node:os";
 
 const FILE = new URL("../docs/figures.md", import.meta.url);
 
-/** The sections, in the file's order: the anchor, its heading, and the command `npm` runs for it. */
+/** The sections, in the file's order: the anchor, its heading, and what writes it. */
 const SECTIONS = {
-  size: ["Size", "npm run size"],
-  "seller-page": ["Seller page", "npm run bench (scripts/bench-seller.mjs)"],
-  browser: ["Browser", "npm run bench (scripts/bench-browser.mjs)"],
-  listing: ["Listing", "npm run bench (scripts/bench-listing.mjs)"],
-  agent: ["Agent", "npm run bench (scripts/bench-agent.mjs)"],
-  python: ["Python", "npm run bench (scripts/bench-python.sh)"],
-  core: ["Core", "npm run bench (cargo bench -p x402-verdict-core)"],
-  load: ["Load", "npm run load"],
+  size: ["Size", "`npm run size`"],
+  "seller-page": ["Seller page", "`npm run bench` (scripts/bench-seller.mjs)"],
+  browser: ["Browser", "`npm run bench` (scripts/bench-browser.mjs)"],
+  listing: ["Listing", "`npm run bench` (scripts/bench-listing.mjs)"],
+  agent: ["Agent", "`npm run bench` (scripts/bench-agent.mjs)"],
+  python: ["Python", "`npm run bench` (scripts/bench-python.sh)"],
+  core: ["Core", "`npm run bench` (cargo bench -p x402-verdict-core)"],
+  load: ["Load", "`npm run load`"],
+  fuzz: ["Fuzz", "`npm run fuzz`"],
 };
 
 const HEADER = `# Figures
 
 Every figure the benchmarks and the size check measure, as they last printed
 it: each section is written by the command it names (\`node
-scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\` and \`npm run load\` run), with
+scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run load\` and \`npm run fuzz\` run), with
 when it ran and the machine's load. Do not edit it by hand; what each
 benchmark measures and how to read it is in [performance](performance.md).
 `;
@@ -53,18 +54,22 @@ function sectionsOf(text) {
 function write(bodies) {
   const parts = [HEADER];
   for (const [name, [heading, command]] of Object.entries(SECTIONS)) {
-    const body = bodies[name] ?? `Not measured yet: run \`${command}\`.`;
+    const body = bodies[name] ?? `Not measured yet: ${command} writes this section.`;
     parts.push(`## ${heading}\n\n${open(name)}\n${body}\n${close(name)}\n`);
   }
   writeFileSync(FILE, parts.join("\n"));
 }
 
+/** The machine's load averages over 1, 5 and 15 minutes. */
+const load = () => loadavg().map((l) => l.toFixed(2)).join(", ");
+/** The load when the command started: a benchmark loads the machine itself. */
+const loadAtStart = load();
+
 /** The section's body: when and where the command ran, and what it printed. */
 function body(name, output) {
   const when = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-  const load = loadavg().map((l) => l.toFixed(2)).join(", ");
   const fence = output.includes("```") ? "~~~" : "```";
-  return `Written by \`${SECTIONS[name][1]}\` at ${when} on ${cpus().length} cores (load average ${load}).\n\n${fence}text\n${output.trimEnd()}\n${fence}`;
+  return `Written by ${SECTIONS[name][1]} at ${when} on ${cpus().length} cores (load average ${loadAtStart} at its start, ${load()} at its end).\n\n${fence}text\n${output.trimEnd()}\n${fence}`;
 }
 
 const [name, separator, command, ...args] = process.argv.slice(2);
