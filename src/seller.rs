@@ -9,7 +9,7 @@
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::seller::{PAYWALL_TEXT, PAYWALL_TITLE};
+use x402_verdict_core::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 use x402_verdict_core::writing::words;
 use x402_verdict_core::{Evaluation, LookupOptions};
 
@@ -106,4 +106,11 @@ pub fn max_kept_verdicts() -> u32 {
 #[wasm_bindgen(js_name = paywallWords, unchecked_return_type = "[string, string]")]
 pub fn paywall_words() -> Array {
     Array::of2(&PAYWALL_TITLE.into(), &PAYWALL_TEXT.into())
+}
+
+/// The label beside the badge of the paywall's option paying `payTo` on
+/// `chain` (the core's [`x402_verdict_core::seller::option_label`]).
+#[wasm_bindgen(js_name = paywallOptionLabel)]
+pub fn paywall_option_label(chain: &str, pay_to: &str) -> String {
+    option_label(chain, pay_to)
 }

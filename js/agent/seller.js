@@ -178,9 +178,13 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
     generateHtml(paymentRequired, config) {
       const page = paywall ? paywall.generateHtml(paymentRequired, config) : ownPage();
       const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequired);
-      const badges = endpoints.map(({ chain, payTo, resourceUrl }) => badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: cache.get({ chain, payTo, resourceUrl }) }));
+      // Each badge beside the option it speaks of (its address and network).
+      const options = endpoints.map(({ chain, payTo, resourceUrl }) => {
+        const badge = badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: cache.get({ chain, payTo, resourceUrl }) });
+        return `<li>${badge} ${escape(engine.paywallOptionLabel(chain, payTo))}</li>`;
+      });
       const n = nonceOf(nonce);
-      return withBadges(page, headHtml({ badgeScriptUrl, nonce: n }), `<div data-x402-verdict-paywall>${badges.join(" ")}</div>`);
+      return withBadges(page, headHtml({ badgeScriptUrl, nonce: n }), `<ul data-x402-verdict-paywall>${options.join("")}</ul>`);
     },
   };
 }

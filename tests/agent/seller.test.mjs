@@ -109,6 +109,10 @@ test("a paywall page rendered before the first answer carries badges that fetch;
   const cold = await (await fetch(`${shop.url}/weather`, asBrowser)).text();
   assert.equal(cold.match(/<span data-x402-verdict /g)?.length, 2);
   assert.doesNotMatch(cold, /data-verdict=/);
+  // Each badge beside the option it speaks of, so that a buyer can tell them apart.
+  for (const { chain, payTo } of weather()) {
+    assert.match(cold, new RegExp(`<li><span data-x402-verdict [^>]*data-pay-to="${payTo}"[^>]*></span> to ${payTo} on ${chain}</li>`));
+  }
   for (const endpoint of weather()) await paywall.cache.fetch(endpoint);
   assert.equal(atService(), 2, "one request per endpoint, started by the first page");
   const response = await fetch(`${shop.url}/weather`, asBrowser);
