@@ -17,7 +17,8 @@
 // translated to JavaScript (x402_verdict_badge_js.js, next to this file)
 // runs instead, with one console.warn saying why.
 import init, { renderAll } from "./index.js";
-import { inTurn, mount, setTheme } from "./badge.js";
+import { mount, setTheme } from "./badge.js";
+import { inTurn } from "./frames.js";
 import { CHECKING } from "./words.js";
 
 const SELECTOR = "[data-x402-verdict],x402-verdict-badge";

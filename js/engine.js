@@ -9,7 +9,7 @@
 // requests overlap.
 // A namespace: in embed.js, this is the script tag's glue, whose wasm has no lookupVerdict.
 import * as wasm from "./x402_verdict_badge.js";
-import { inTurn } from "./badge.js";
+import { inTurn } from "./frames.js";
 import { dropEarly, requestEarly } from "./early.js";
 import { option } from "./options.js";
 import { REQUEST_INIT, VERDICT_URL, WARNINGS } from "./words.js";

@@ -4,7 +4,8 @@
 // endpoint up only when they come near the viewport (a page of a thousand
 // badges does the work of the few in view) and try again when they come
 // back after a failure (js/retry.js).
-import { inTurn, mount, setTheme, show } from "./badge.js";
+import { mount, setTheme, show } from "./badge.js";
+import { inTurn } from "./frames.js";
 import { dropEarly } from "./early.js";
 import { BUDGET_ON_PAGE_ORIGIN, requestBudget } from "./budget.js";
 import { isLoaded, loadedEngine, requestWhileLoading } from "./engine.js";
