@@ -120,7 +120,7 @@ export function renderAll(root = document, { loading = "eager" } = {}) {
   try {
     const elements = [...root.querySelectorAll(SELECTOR)];
     if (root.matches?.(SELECTOR)) elements.unshift(root);
-    const look = root.nodeType === 9 && elements.length <= LOOK_EARLY;
+    const look = elements.length <= LOOK_EARLY;
     return Promise.all(elements.map((element) => renderOnce(element, { loading, ...fromAttributes(element, "data-") }, look)));
   } catch {
     return Promise.resolve([]);

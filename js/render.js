@@ -39,11 +39,16 @@ function onIntersect(entries) {
 
 /** Lazy badges whose request left before their first intersection report (at most BUDGET_ON_PAGE_ORIGIN, within every budget). */
 let early = 0;
-/** A renderAll of a whole document of at most this many badges, while the
- * engine loads, looks where they lie (one layout of a small page); a
- * listing's, and badges added later, wait for the intersection reports
- * instead, never forcing a layout of its rows. */
+/** The page's first LOOK_EARLY lazy badges that a renderAll finds (at most
+ * LOOK_EARLY at a time: a small page, or the few elements the parser or a
+ * script just added) are measured where they lie as they are rendered, so
+ * that those in view render at once, not after the first intersection
+ * report, a frame later (a badge with its verdict inlined has no request
+ * to wait for); every other badge, a listing's rows included, waits for
+ * the intersection reports, never forcing a layout. */
 export const LOOK_EARLY = 12;
+/** Badges measured so far (at most LOOK_EARLY a page). */
+let looked = 0;
 
 /** Whether `element` lies within the margin of the viewport now (measured: for the first few badges only). */
 function inViewNow(element) {
@@ -78,10 +83,9 @@ function nearView(element) {
 export function render(container, options, again, look = false) {
   const copy = snapshot(options);
   if (option(copy, "loading") !== "lazy" || !container || container.nodeType !== 1) return renderNow(container, copy);
-  if (look && !isLoaded() && early < BUDGET_ON_PAGE_ORIGIN && inViewNow(container)) {
-    // In view while the engine loads (a page's first badges): its request
-    // leaves now, and it renders as soon as it can, not after the first
-    // intersection report, a frame later.
+  if (look && looked < LOOK_EARLY && early < BUDGET_ON_PAGE_ORIGIN && (looked++, inViewNow(container))) {
+    // In view (one of a page's first badges): it renders as soon as it can,
+    // and while the engine loads its request leaves now.
     early++;
     visible.set(container, true);
     requestWhileLoading(copy);

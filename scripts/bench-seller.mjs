@@ -9,7 +9,10 @@
 //   to "verified", and the requests the page made; and the same page with
 //   its verdict inlined and the wasm's preload hint in its head, as
 //   x402-verdict/seller writes it (the verdict fetched anew before each row,
-//   so that it is never older than the badge takes);
+//   so that it is never older than the badge takes); and the floor of each
+//   (scripts/bench/floor.js in embed.js's place: the page's requests and no
+//   work), the least any badge could take over the same round trips, so
+//   that the package's own work reads as its time less its floor's;
 // - a dashboard of 100 eager badges for 50 endpoints, at 0, 100 and 300 ms
 //   per request: time until all settle; with the service over HTTP/1.1 and
 //   over HTTP/2 (a TLS front, tests/support/front.mjs: the protocol the
@@ -112,15 +115,26 @@ site.folders.set("/plain/", join(ROOT, "scripts/bench/"));
 const page = (body, script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body>${body}${script}</body></html>`;
 const attributes = (base, { chain, payTo, resourceUrl }) => `data-base-url="${base}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${service.publicKey}"`;
 const { badgeHtml, headHtml } = await import(`${AGENT_PACKAGE}seller.js`);
-/** The seller page as x402-verdict/seller writes it: the verdict inlined (fetched now), the preload hint in its head. */
-async function inlinedSellerPage() {
+/** The floors' script (scripts/bench/floor.js): the page's requests, and no work. */
+const FLOOR_SCRIPT = "/plain/floor.js";
+/**
+ * The seller page as x402-verdict/seller writes it (the verdict inlined,
+ * fetched now; the preload hint in its head), at /seller-inlined.html, and
+ * its floor, with floor.js in embed.js's place, at /seller-inlined-floor.html.
+ */
+async function setInlinedSellerPages() {
   const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
   const verdict = await (await fetch(`${service.url}/v0/verdict?${new URLSearchParams({ chain, payTo, resourceUrl })}`)).text();
   const badge = badgeHtml({ baseUrl: service.url, publicKey: service.publicKey, strict: false, chain, payTo, resourceUrl, verdict });
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head><body><p>Operator verification: ${badge}</p></body></html>`;
+  const head = headHtml({ badgeScriptUrl: "/pkg/embed.js" });
+  const sellerPage = (headSnippet) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${headSnippet}</head><body><p>Operator verification: ${badge}</p></body></html>`;
+  site.pages.set("/seller-inlined.html", sellerPage(head));
+  site.pages.set("/seller-inlined-floor.html", sellerPage(head.replace('src="/pkg/embed.js"', `src="${FLOOR_SCRIPT}"`)));
 }
 const SCRIPTS = { package: `<script src="/pkg/embed.js"></script>`, unbudgeted: `<script src="/unbudgeted/embed.js"></script>`, plain: `<script type="module" src="/plain/plain-badge.js"></script>` };
 const MARKS = { package: "data-x402-verdict", unbudgeted: "data-x402-verdict", plain: "data-plain-badge" };
+// The script-tag page's floor: the package's page with floor.js in embed.js's place.
+site.pages.set("/seller-floor.html", page(`<p>Operator verification: <span data-x402-verdict ${attributes(service.url, ENDPOINTS.verified)}></span></p>`, `<script src="${FLOOR_SCRIPT}"></script>`));
 const PROTOCOLS = { "HTTP/1.1": service.url, "HTTP/2": http2.url };
 const dashboardEndpoint = (i) => ({ ...ENDPOINTS.verified, resourceUrl: `${PREFIX}/${i % DASHBOARD.endpoints}` });
 for (const kind of Object.keys(SCRIPTS)) {
@@ -135,6 +149,8 @@ const fromService = Array.from({ length: DASHBOARD.badges }, (_, i) => `<div><sp
 site.pages.set("/dashboard-from-service-package.html", page(fromService, `<script src="${http2.url}/pkg/embed.js"></script>`));
 site.pages.set("/dashboard-from-service-plain.html", site.pages.get("/dashboard-HTTP2-plain.html"));
 
+/** The seller page's variants: by script tag, inlined, the plain badge, and the floors of the first two. */
+const SELLER_KINDS = ["package", "inlined", "plain", "floor", "inlined-floor"];
 const browser = await launch("chromium");
 const rows = [];
 try {
@@ -155,11 +171,11 @@ try {
     rows.push({ name, figures });
   };
   // A first load of each page, not counted (the browser's and the service's first work).
-  site.pages.set("/seller-inlined.html", await inlinedSellerPage());
-  for (const kind of ["package", "inlined", "plain"]) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
+  await setInlinedSellerPages();
+  for (const kind of SELLER_KINDS) await load(browser, `${site.url}/seller-${kind}.html`, 0, 1);
   for (const latency of LATENCIES) {
-    site.pages.set("/seller-inlined.html", await inlinedSellerPage());
-    await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1, ["package", "inlined", "plain"]);
+    await setInlinedSellerPages();
+    await measure(`seller page, 1 badge, ${latency} ms per request`, "seller", latency, 1, SELLER_KINDS);
   }
   for (const protocol of Object.keys(PROTOCOLS)) {
     for (const latency of LATENCIES) {
@@ -183,11 +199,21 @@ try {
 }
 
 console.log(`package vs plain-JS badge, Chromium, median of ${RUNS} cold loads each; load: ${execFileSync("uptime").toString().trim()}`);
-console.log("(no budget: the package with its request budget lifted; inlined: the seller page with its verdict inlined and the wasm preloaded; ratios against the plain badge; the protocol of the verdict requests)");
-console.log(`${"".padEnd(62)}${"package".padStart(18)}${"no budget".padStart(18)}${"inlined".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}${"no budget".padStart(11)}${"inlined".padStart(9)}  protocol`);
-for (const { name, figures } of rows) {
-  const { package: pkg, unbudgeted, inlined, plain } = figures;
-  const cell = (f) => (f ? `${f.ms.toFixed(0)} ms, ${f.requests} req` : "").padStart(18);
-  const ratio = (f, width) => (f ? `${(f.ms / plain.ms).toFixed(2)}x` : "").padStart(width);
-  console.log(`${name.padEnd(62)}${cell(pkg)}${cell(unbudgeted)}${cell(inlined)}${cell(plain)}${ratio(pkg, 8)}${ratio(unbudgeted, 11)}${ratio(inlined, 9)}  ${pkg.protocols}`);
+const cell = (f) => (f ? `${f.ms.toFixed(0)} ms, ${f.requests} req` : "").padStart(18);
+const ratio = (f, to, width) => (f && to ? `${(f.ms / to.ms).toFixed(2)}x` : "").padStart(width);
+const sellerRows = rows.filter(({ figures }) => figures.floor);
+if (sellerRows.length) {
+  console.log("(inlined: the seller page with its verdict inlined and the wasm preloaded, as x402-verdict/seller writes it; floor: the same page's requests and no work, scripts/bench/floor.js, the least any badge could take over those round trips; ratios against the plain badge)");
+  console.log(`${"".padEnd(62)}${"package".padStart(18)}${"inlined".padStart(18)}${"plain JS".padStart(18)}${"floor".padStart(18)}${"inlined floor".padStart(18)}${"ratio".padStart(8)}${"inlined".padStart(9)}${"floor".padStart(7)}${"inl. floor".padStart(11)}`);
+  for (const { name, figures: f } of sellerRows) {
+    console.log(`${name.padEnd(62)}${cell(f.package)}${cell(f.inlined)}${cell(f.plain)}${cell(f.floor)}${cell(f["inlined-floor"])}${ratio(f.package, f.plain, 8)}${ratio(f.inlined, f.plain, 9)}${ratio(f.floor, f.plain, 7)}${ratio(f["inlined-floor"], f.plain, 11)}`);
+  }
+}
+const dashboardRows = rows.filter(({ figures }) => !figures.floor);
+if (dashboardRows.length) {
+  console.log("(no budget: the package with its request budget lifted; ratios against the plain badge; the protocol of the verdict requests)");
+  console.log(`${"".padEnd(62)}${"package".padStart(18)}${"no budget".padStart(18)}${"plain JS".padStart(18)}${"ratio".padStart(8)}${"no budget".padStart(11)}  protocol`);
+  for (const { name, figures: { package: pkg, unbudgeted, plain } } of dashboardRows) {
+    console.log(`${name.padEnd(62)}${cell(pkg)}${cell(unbudgeted)}${cell(plain)}${ratio(pkg, plain, 8)}${ratio(unbudgeted, plain, 11)}  ${pkg.protocols}`);
+  }
 }

@@ -92,6 +92,33 @@ for (const engine of ENGINES) describe(engine, () => {
     await tab.close();
   });
 
+  test("the page's first badges in view render without waiting for an intersection report; one far below waits for its own", async () => {
+    // Intersection reports withheld: what renders did not wait for one.
+    site.init.push([() => {
+      window.IntersectionObserver = class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      };
+    }]);
+    try {
+      const below = `<div style="height: 4000px"></div>${badge("verifiedCaip", verdicts.verifiedCaip)}`;
+      const path = `/inline${++pages}.html`;
+      site.pages.set(path, page(`<p>${badge("verified", verdicts.verified)} ${badge("revoked", verdicts.revoked)}</p>${below}`));
+      service.requests.length = 0;
+      const tab = await browser.newPage({ viewport: { width: 900, height: 600 } });
+      await tab.goto(site.url + path);
+      await tab.waitForFunction(() => [...document.querySelectorAll("x402-verdict-view")].filter((h) => h.dataset.state !== "checking").length >= 2, null, { timeout: 15000 });
+      await tab.waitForTimeout(300);
+      const badges = await tab.$$eval("[data-x402-verdict]", (spans) => spans.map((s) => s.firstElementChild?.dataset.state ?? "none"));
+      assert.deepEqual(badges, ["human-backed", "revoked", "checking"], "the two in view rendered; the one 4000 px below waits to come near the viewport");
+      assert.equal(service.requests.filter((p) => p === "/v0/verdict").length, 0);
+      await tab.close();
+    } finally {
+      site.init.pop();
+    }
+  });
+
   test("a forged inlined verdict never reads verified: the service is asked, and answers unlisted", async () => {
     const { tab, badges, inPage } = await open(page(badge("noSignal", verdicts.forged)));
     assert.deepEqual(badges, [["unknown", "not_listed"]]);
