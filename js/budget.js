@@ -56,6 +56,23 @@ export function requestBudget(pageOrigin, serviceOf, lookupKey, isLoaded, sendAh
     }
   }
 
+  /**
+   * Takes what the tab knew of `service`'s protocol before the page asked it
+   * anything (knownProtocol), once: when one of its lookups would first wait
+   * for its turn, so that a page whose lookups never wait reads no storage
+   * before its first request (a tab's first read of sessionStorage costs a
+   * round trip to the browser process).
+   */
+  function recall(service) {
+    // Seen answering already, its protocol stands.
+    if (service.recalled || service.protocol) return;
+    service.recalled = true;
+    const { origin } = service;
+    const protocol = (service.protocol = knownProtocol(origin));
+    service.budget = budgetOf(origin, protocol);
+    service.ahead = origin === pageOrigin || protocol ? 0 : MULTIPLEXED_BUDGET - service.budget;
+  }
+
   /** Sets the budget of the service at `origin` by the protocol one of its answers came over, and keeps that for the tab's next pages. */
   function answeredOver(origin, protocol) {
     const service = services.get(origin);
@@ -129,6 +146,7 @@ export function requestBudget(pageOrigin, serviceOf, lookupKey, isLoaded, sendAh
     for (const job of [...service.queue]) {
       const shared = service.running.has(job.key);
       const ready = job.ready();
+      if (!shared && service.active >= service.budget) recall(service);
       if (!ready || (!shared && service.active >= service.budget)) {
         ahead(service, job, ready);
         continue;
@@ -164,11 +182,10 @@ export function requestBudget(pageOrigin, serviceOf, lookupKey, isLoaded, sendAh
     if (!origin) return Promise.resolve().then(start);
     let service = services.get(origin);
     if (!service) {
-      const protocol = knownProtocol(origin);
-      const budget = budgetOf(origin, protocol);
-      const sendable = origin === pageOrigin || protocol ? 0 : MULTIPLEXED_BUDGET - budget;
-      services.set(origin, (service = { active: 0, running: new Map(), queue: [], protocol, budget, ahead: sendable }));
-      watchProtocols();
+      // The protocol is not known until recalled or seen; no request is sent ahead before then.
+      services.set(origin, (service = { origin, active: 0, running: new Map(), queue: [], budget: budgetOf(origin), ahead: 0 }));
+      // A task later, behind the lookups that start now: the answers' timing entries are buffered until then.
+      setTimeout(watchProtocols);
     }
     const key = lookupKey(options);
     return new Promise((resolve) => {

@@ -101,6 +101,26 @@ test("once the service is seen answering over HTTP/2, every waiting lookup start
   await Promise.all(jobs.map((job) => job.result));
 });
 
+test("the protocol the tab's last page saw is read only when a lookup would wait: then every waiting lookup starts over HTTP/2", async () => {
+  const reads = [];
+  globalThis.sessionStorage = { getItem: (key) => (reads.push(key), JSON.stringify({ [SERVICE]: "h2" })), setItem() {} };
+  try {
+    const { budget } = budgetFor({ loaded: true });
+    const few = lookups(budget, 6);
+    await turn();
+    assert.equal(few.running.size, 6);
+    assert.deepEqual(reads, [], "six lookups never wait: no storage read before their requests");
+    const more = lookups(budget, 30);
+    await turn();
+    assert.deepEqual(reads, ["x402-verdict.protocols"], "read once");
+    assert.equal(few.running.size + more.running.size, 36, "the tab saw HTTP/2: none waits");
+    for (const job of [...few.jobs, ...more.jobs]) job.finish();
+    await Promise.all([...few.jobs, ...more.jobs].map((job) => job.result));
+  } finally {
+    delete globalThis.sessionStorage;
+  }
+});
+
 test("while the engine loads, waiting lookups send their requests ahead (up to 100 in flight), never at the page's origin", async () => {
   const { budget, sent } = budgetFor();
   const far = lookups(budget, 120);
