@@ -10,7 +10,7 @@ use std::task::Poll;
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::guard::{preference, Policy};
-use x402_verdict_core::writing::words;
+use x402_verdict_core::writing::line;
 use x402_verdict_core::{Evaluation, LookupOptions, TrustedKeys};
 
 use crate::fetch::fetch_shared;
@@ -65,7 +65,7 @@ pub fn check_payment(
     spawn(Box::pin(async move {
         let result = match options {
             Ok(options) => evaluate_with_keys(options).await,
-            Err(problem) => Evaluation::invalid_input(words(&problem)),
+            Err(problem) => Evaluation::invalid_input(line(&problem)),
         };
         let decided = policy.check(&result, &resource, fetched.as_deref());
         let check = Object::new();

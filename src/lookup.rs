@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use x402_verdict_core::evaluate::Lookup;
 #[cfg(any(feature = "lookup", feature = "agent"))]
 use x402_verdict_core::evaluate::MemberValue;
-use x402_verdict_core::writing::words;
+use x402_verdict_core::writing::line;
 #[cfg(feature = "badge")]
 use x402_verdict_core::State;
 use x402_verdict_core::{Evaluation, LookupOptions, Response, Timestamp};
@@ -86,7 +86,7 @@ pub fn render_badge(
     spawn(Box::pin(async move {
         let result = match options {
             Err(problem) => {
-                let problem = words(&problem);
+                let problem = line(&problem);
                 warn(&("renderBadge: ".to_owned() + &problem));
                 Evaluation::invalid_input(problem)
             }
@@ -108,7 +108,7 @@ pub fn lookup_verdict(
     spawn(Box::pin(async move {
         let result = match options {
             Ok(options) => evaluate(&options).await,
-            Err(problem) => Evaluation::invalid_input(words(&problem)),
+            Err(problem) => Evaluation::invalid_input(line(&problem)),
         };
         to_object(&result)
     }))

@@ -10,7 +10,7 @@ use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
-use x402_verdict_core::writing::words;
+use x402_verdict_core::writing::line;
 use x402_verdict_core::{Evaluation, LookupOptions};
 
 use crate::lookup::{judge, now, spawn, to_object};
@@ -43,7 +43,7 @@ pub fn fetch_verdict(
     spawn(Box::pin(async move {
         let (result, verdict, cache_control) = match options {
             Err(problem) => (
-                Evaluation::invalid_input(words(&problem)),
+                Evaluation::invalid_input(line(&problem)),
                 None,
                 String::new(),
             ),

@@ -35,9 +35,9 @@ pub enum JsonFileError {
     },
 }
 
-/// A file whose contents break a rule: the file, then the rule.
+/// A file whose contents break a rule: the file, then the rule (its cause).
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {rule}", path.display())]
+#[error("{}", path.display())]
 pub struct InvalidFile<R> {
     /// The file.
     pub path: PathBuf,

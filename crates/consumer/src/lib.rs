@@ -28,18 +28,15 @@ pub struct HttpClientError(#[source] reqwest::Error);
 /// and the Python package show them: `registry.json: No such file or
 /// directory (os error 2)`. The convention of this project's errors: each
 /// level's `Display` says what went wrong at that level, and the cause is
-/// reached by `source()`, never both. An error that writes its cause into
-/// its own text too (the core's, whose one line the badge shows as it is;
-/// some libraries') has that cause shown once.
+/// reached by `source()`, never both; so each level is written once. For
+/// the core's errors this is the line the core writes itself
+/// (`x402_verdict_core::writing::line`), as the badge shows it.
 pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        let part = cause.to_string();
-        if !text.ends_with(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
         source = cause.source();
     }
     text
@@ -357,19 +354,116 @@ mod tests {
     #[error("registry.json")]
     struct Level(#[source] std::io::Error);
 
-    /// A library's error that writes its cause into its own text too.
+    /// A level above that one.
     #[derive(Debug, thiserror::Error)]
-    #[error("outer: {0}")]
-    struct Repeats(#[source] std::io::Error);
+    #[error("serve")]
+    struct Outer(#[source] Level);
 
     #[test]
-    fn an_error_chain_shows_each_cause_once() {
+    fn an_error_chain_shows_each_level_and_its_causes() {
         let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
         assert_eq!(
             error_chain(&Level(missing())),
             "registry.json: no such file"
         );
-        assert_eq!(error_chain(&Repeats(missing())), "outer: no such file");
+        assert_eq!(
+            error_chain(&Outer(Level(missing()))),
+            "serve: registry.json: no such file"
+        );
+    }
+
+    /// `error_chain` of a core error is the core's own line of it, the
+    /// badge's: for an error of each type that wraps another, its cause
+    /// written once, after its own level's words.
+    #[test]
+    fn an_error_chain_of_a_core_error_is_the_cores_line() {
+        use x402_verdict_core::challenge::{Challenge, ChallengeError, ChallengeRule, Within};
+        use x402_verdict_core::discovery::{ItemError, ItemRule, Page, PageError};
+        use x402_verdict_core::json::{parse_strict, Object, ObjectError};
+        use x402_verdict_core::keys::{KeyAt, KeyError, KeysError};
+        use x402_verdict_core::options::{OptionError, OptionRule, OptionsError};
+        use x402_verdict_core::verdict::{VerdictDocument, VerdictError};
+        use x402_verdict_core::writing::{line, Chain};
+
+        /// Both printers agree, and write `expected`.
+        fn agree<E: Chain + std::error::Error + 'static>(e: &E, expected: &str) {
+            assert_eq!(error_chain(e), line(e), "{e:?}");
+            assert_eq!(line(e), expected, "{e:?}");
+        }
+        fn wraps<E: Chain + std::error::Error + 'static>(e: &E) {
+            assert!(e.source().is_some() && e.wrapped().is_some(), "{e:?}");
+        }
+
+        let e: VerdictError = VerdictDocument::parse(b"{").unwrap_err();
+        wraps(&e);
+        assert_eq!(e.to_string(), "not strict JSON");
+        agree(&e, "not strict JSON: expected a member name at byte 1");
+
+        let e: ObjectError = Object::parse(b"{} x").unwrap_err();
+        wraps(&e);
+        agree(&e, "not strict JSON: trailing characters at byte 3");
+
+        let unended = || parse_strict(b"[").unwrap_err();
+        let e = ChallengeError {
+            within: Some(Within::Body),
+            rule: ChallengeRule::NotJson(unended()),
+        };
+        wraps(&e);
+        assert_eq!(e.to_string(), "the body: not strict JSON");
+        agree(
+            &e,
+            "the body: not strict JSON: unexpected end of input at byte 1",
+        );
+        let e = Challenge::from_json(b"{\"x402Version\": 2,}").unwrap_err();
+        agree(&e, "not strict JSON: expected a member name at byte 18");
+
+        let e: PageError = Page::from_json(b"[").unwrap_err();
+        wraps(&e);
+        agree(
+            &e,
+            "the listing page is not strict JSON: unexpected end of input at byte 1",
+        );
+
+        let e = ItemError {
+            index: 3,
+            rule: ItemRule::Challenge(ChallengeRule::NotJson(unended())),
+        };
+        wraps(&e);
+        agree(
+            &e,
+            "items[3]: not strict JSON: unexpected end of input at byte 1",
+        );
+        let e = Page::from_json(br#"{"items": [5, {}]}"#).unwrap().items[1]
+            .clone()
+            .unwrap_err();
+        agree(&e, "items[1]: resource is missing");
+
+        let keys = KeysError::Key {
+            at: KeyAt::Only,
+            problem: KeyError::NotBase64,
+        };
+        let e = OptionError {
+            option: "publicKey",
+            rule: OptionRule::Keys(keys),
+        };
+        wraps(&e);
+        assert_eq!(e.to_string(), "publicKey");
+        agree(&e, "publicKey: the public key is not base64");
+
+        // A list of options is one level, each option written as its line.
+        let e = OptionsError::Invalid(vec![
+            e,
+            OptionError {
+                option: "payTo",
+                rule: OptionRule::Missing,
+            },
+        ]);
+        agree(
+            &e,
+            "publicKey: the public key is not base64; payTo is missing",
+        );
+        // A rule that completes its error's sentence is no cause.
+        agree(&keys, "the public key is not base64");
     }
 
     #[test]

@@ -21,7 +21,9 @@ use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
 use crate::member::{MemberRule, Members};
 use crate::options::ReadError;
-use crate::writing::{display_from_words, text, uDisplay, words, words_from_str};
+use crate::writing::{
+    display_from_words, error_from_words, line, text, uDisplay, words_from_str, Chain,
+};
 
 /// The largest challenge read, in bytes of JSON.
 pub const MAX_CHALLENGE_BYTES: usize = 64 * 1024;
@@ -280,7 +282,7 @@ impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
                 Some("the tool result is not an error: it asks for no payment".into()),
             ),
             Err(error) => {
-                let mut reason = words(&error);
+                let mut reason = line(&error);
                 if error.rule == ChallengeRule::EmptyObject {
                     reason.push_str(IN_A_PAGE);
                 }
@@ -441,9 +443,19 @@ impl uDisplay for ChallengeError {
     }
 }
 
-impl std::error::Error for ChallengeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.rule {
+impl Chain for ChallengeError {
+    type Wrapped = ParseError;
+    /// The strict parser's error under [`ChallengeRule::NotJson`].
+    fn wrapped(&self) -> Option<&ParseError> {
+        self.rule.wrapped()
+    }
+}
+
+impl ChallengeRule {
+    /// The strict parser's error under [`ChallengeRule::NotJson`], the
+    /// cause of the error that holds this rule.
+    pub fn wrapped(&self) -> Option<&ParseError> {
+        match self {
             ChallengeRule::NotJson(e) => Some(e),
             _ => None,
         }
@@ -457,7 +469,7 @@ impl uDisplay for ChallengeRule {
     ) -> Result<(), W::Error> {
         let text = match self {
             ChallengeRule::TooLarge => "the challenge is larger than 64 KiB",
-            ChallengeRule::NotJson(e) => return ufmt::uwrite!(f, "not strict JSON: {}", e),
+            ChallengeRule::NotJson(_) => "not strict JSON",
             ChallengeRule::NotAnObject => "the challenge is not a JSON object",
             ChallengeRule::EmptyObject => {
                 "the challenge is {}, the body an x402 v2 server sends: its challenge is in the PAYMENT-REQUIRED header"
@@ -520,7 +532,8 @@ impl ValueRule {
 }
 
 words_from_str!(ValueRule);
-display_from_words!(ChallengeError, ChallengeRule, Member, ValueRule);
+display_from_words!(ChallengeRule, Member, ValueRule);
+error_from_words!(ChallengeError);
 
 /// Strict JSON within the size bound.
 fn parse_json(bytes: &[u8]) -> Result<Value, ChallengeError> {

@@ -20,7 +20,7 @@ use crate::challenge::{
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
 use crate::options::ReadError;
-use crate::writing::{display_from_words, uDisplay, words};
+use crate::writing::{error_from_words, line, uDisplay, Chain};
 
 /// The largest page read, in bytes of JSON.
 pub const MAX_PAGE_BYTES: usize = 4 << 20;
@@ -224,7 +224,7 @@ impl From<Result<Page, PageError>> for DiscoveryEndpoints {
     fn from(read: Result<Page, PageError>) -> Self {
         let page = match read {
             Ok(page) => page,
-            Err(e) => return Self::none(words(&e)),
+            Err(e) => return Self::none(line(&e)),
         };
         let items = page
             .items
@@ -236,7 +236,7 @@ impl From<Result<Page, PageError>> for DiscoveryEndpoints {
                 },
                 Err(e) => Endpoints {
                     endpoints: Vec::new(),
-                    reason: Some(words(&e)),
+                    reason: Some(line(&e)),
                 },
             })
             .collect();
@@ -293,7 +293,7 @@ impl uDisplay for PageError {
     ) -> Result<(), W::Error> {
         match self {
             PageError::TooLarge => f.write_str("the listing page is larger than 4 MiB"),
-            PageError::NotJson(e) => ufmt::uwrite!(f, "the listing page is not strict JSON: {}", e),
+            PageError::NotJson(_) => f.write_str("the listing page is not strict JSON"),
             PageError::NotAnObject => f.write_str("the listing page is not a JSON object"),
             PageError::NotAListing => f.write_str(
                 "neither a discovery listing (no items) nor a discovery item (no accepts)",
@@ -331,10 +331,10 @@ impl uDisplay for ItemError {
     }
 }
 
-display_from_words!(PageError, ItemError);
-
-impl std::error::Error for PageError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl Chain for PageError {
+    type Wrapped = ParseError;
+    /// The strict parser's error under [`PageError::NotJson`].
+    fn wrapped(&self) -> Option<&ParseError> {
         match self {
             PageError::NotJson(e) => Some(e),
             _ => None,
@@ -342,4 +342,17 @@ impl std::error::Error for PageError {
     }
 }
 
-impl std::error::Error for ItemError {}
+impl Chain for ItemError {
+    type Wrapped = ParseError;
+    /// The strict parser's error under its challenge rule, if any
+    /// ([`ChallengeRule::wrapped`]); the other rules complete the sentence
+    /// that names the item.
+    fn wrapped(&self) -> Option<&ParseError> {
+        match &self.rule {
+            ItemRule::NotAnObject => None,
+            ItemRule::Challenge(rule) => rule.wrapped(),
+        }
+    }
+}
+
+error_from_words!(PageError, ItemError);

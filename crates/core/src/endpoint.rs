@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use crate::hidden::{is_format, is_hidden};
 use crate::network::same_chain;
 use crate::resource::same_resource;
-use crate::writing::{display_from_words, uDisplay, words_from_str};
+use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// The longest a `chain`, `payTo` or `resourceUrl` may be, in bytes.
 pub const MAX_FIELD_BYTES: usize = 512;
@@ -64,9 +64,8 @@ impl uDisplay for EndpointError {
     }
 }
 
-display_from_words!(FieldRule, EndpointError);
-
-impl std::error::Error for EndpointError {}
+display_from_words!(FieldRule);
+error_without_cause!(EndpointError);
 
 impl Endpoint {
     /// Checks the three values (non-empty, at most 512 bytes, no control or

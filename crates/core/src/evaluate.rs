@@ -9,7 +9,7 @@ use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
 use crate::time::Timestamp;
 use crate::verdict::{VerdictDocument, VerdictError, VerdictRule, WireOutcome};
-use crate::writing::{text, words};
+use crate::writing::{line, text};
 
 /// How far in the future a `verifiedAt` may lie (clock skew) before freshness
 /// becomes `unknown`.
@@ -393,7 +393,7 @@ impl Lookup {
                 Err(e) => Evaluation::without_verdict(
                     Outcome::NoResponse,
                     Reason::Malformed,
-                    Some(words(&e)),
+                    Some(line(&e)),
                 ),
             },
             404 => Evaluation::without_verdict(Outcome::NoSignal, Reason::NotListed, None),
@@ -412,7 +412,7 @@ impl Lookup {
             return Evaluation::without_verdict(
                 Outcome::NoResponse,
                 Reason::Malformed,
-                Some(words(&VerdictError::Field {
+                Some(line(&VerdictError::Field {
                     field: "issuedAt",
                     rule: VerdictRule::InTheFuture,
                 })),

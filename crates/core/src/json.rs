@@ -18,7 +18,7 @@
 
 use std::cmp::Ordering;
 
-use crate::writing::{display_from_words, uDisplay};
+use crate::writing::{error_from_words, error_without_cause, uDisplay, Chain};
 
 /// The deepest nesting of arrays and objects a document may have.
 pub const MAX_DEPTH: usize = 16;
@@ -106,8 +106,6 @@ impl uDisplay for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
-
 /// Why a text is not a JSON object, for [`Object::parse`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObjectError {
@@ -123,15 +121,25 @@ impl uDisplay for ObjectError {
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
         match self {
-            Self::NotJson(e) => ufmt::uwrite!(f, "not strict JSON: {}", e),
+            Self::NotJson(_) => f.write_str("not strict JSON"),
             Self::NotAnObject => f.write_str("not a JSON object"),
         }
     }
 }
 
-display_from_words!(ParseError, ObjectError);
+impl Chain for ObjectError {
+    type Wrapped = ParseError;
+    /// The strict parser's error under [`ObjectError::NotJson`].
+    fn wrapped(&self) -> Option<&ParseError> {
+        match self {
+            Self::NotJson(e) => Some(e),
+            Self::NotAnObject => None,
+        }
+    }
+}
 
-impl std::error::Error for ObjectError {}
+error_without_cause!(ParseError);
+error_from_words!(ObjectError);
 
 /// A parsed JSON value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -769,8 +777,9 @@ mod tests {
                 offset: 3
             })
         );
+        assert_eq!(not_json.to_string(), "not strict JSON");
         assert_eq!(
-            not_json.to_string(),
+            crate::writing::line(&not_json),
             "not strict JSON: trailing characters at byte 3"
         );
         for not_object in [&b"[1]"[..], b"null", b"\"1\""] {

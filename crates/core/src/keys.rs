@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::evaluate::Response;
 use crate::json::{parse_strict, Value};
 use crate::request::MAX_BODY_BYTES;
-use crate::writing::{display_from_words, uDisplay, words_from_str};
+use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
 /// key, written as 16 lowercase hex digits.
@@ -107,8 +107,6 @@ impl KeyError {
 
 words_from_str!(KeyError);
 
-impl std::error::Error for KeyError {}
-
 /// The items of a comma-separated list of keys (`"k1, k2"`, the form of an
 /// HTML attribute and of an environment variable), each trimmed of ASCII
 /// whitespace.
@@ -187,16 +185,10 @@ impl uDisplay for KeysError {
     }
 }
 
-display_from_words!(KeyId, KeyError, KeysError);
-
-impl std::error::Error for KeysError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            KeysError::Key { problem, .. } => Some(problem),
-            _ => None,
-        }
-    }
-}
+display_from_words!(KeyId);
+// A key's problem completes the sentence that names the key (`the public key
+// is not base64`): it is no cause of its own.
+error_without_cause!(KeyError, KeysError);
 
 /// The public keys a consumer trusts, each under the keyId computed from it.
 #[derive(Clone, Debug, Default)]

@@ -18,7 +18,7 @@
 
 use crate::json::{Object, Value};
 use crate::time::Timestamp;
-use crate::writing::{display_from_words, uDisplay, words_from_str};
+use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// A rule any member can break, whatever the document. `Copy`, holding no
 /// text, so that the errors holding it cost the browser's wasm nothing.
@@ -53,8 +53,6 @@ impl MemberRule {
 }
 
 words_from_str!(MemberRule);
-
-impl std::error::Error for MemberRule {}
 
 impl MemberRule {
     /// This rule, broken at `at`.
@@ -93,14 +91,6 @@ impl uDisplay for UnknownMember {
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
         ufmt::uwrite!(f, "unknown member `{}`", self.0)
-    }
-}
-
-impl std::error::Error for UnknownMember {}
-
-impl std::error::Error for MemberError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.rule)
     }
 }
 
@@ -169,7 +159,10 @@ impl uDisplay for MemberPath {
     }
 }
 
-display_from_words!(MemberRule, MemberError, UnknownMember, MemberPath);
+display_from_words!(MemberRule, MemberPath);
+// The rule completes the sentence that names the member (`entry.payTo is
+// missing`): it is no cause of its own.
+error_without_cause!(MemberError, UnknownMember);
 
 /// The members of one object, read by name. Each reading says which
 /// [`MemberRule`] the member breaks; `null` is a value like any other (not a

@@ -7,7 +7,9 @@ use crate::evaluate::Lookup;
 use crate::json::Value;
 use crate::keys::{comma_separated, KeysError, TrustedKeys};
 use crate::request::{check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS};
-use crate::writing::{display_from_words, uDisplay, words_from_str};
+use crate::writing::{
+    error_from_words, error_without_cause, uDisplay, words_from_str, write_line, Chain,
+};
 
 /// Everything one lookup needs, validated.
 #[derive(Clone, Debug)]
@@ -111,8 +113,6 @@ impl ReadError {
 
 words_from_str!(ReadError);
 
-impl std::error::Error for ReadError {}
-
 /// Why options are refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionsError {
@@ -153,32 +153,33 @@ pub enum OptionRule {
 }
 
 impl uDisplay for OptionError {
-    /// One clause naming the option (`payTo is missing`).
+    /// One clause naming the option and the rule it breaks (`payTo is
+    /// missing`); for a `publicKey` that is no key configuration, the
+    /// option's name alone, its [`KeysError`] being the cause.
     fn fmt<W: ufmt::uWrite + ?Sized>(
         &self,
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
         f.write_str(self.option)?;
-        f.write_str(if matches!(self.rule, OptionRule::Keys(_)) {
-            ": "
-        } else {
-            " "
-        })?;
-        match &self.rule {
-            OptionRule::Unreadable(problem) => f.write_str(problem.as_str()),
-            OptionRule::Missing => f.write_str("is missing"),
-            OptionRule::NotAString => f.write_str("must be a string"),
-            OptionRule::BaseUrl(problem) => f.write_str(problem.as_str()),
-            OptionRule::Endpoint(rule) => f.write_str(rule.as_str()),
-            OptionRule::Keys(problem) => uDisplay::fmt(problem, f),
-            OptionRule::Timeout(problem) => uDisplay::fmt(problem, f),
-            OptionRule::NotABoolean => f.write_str("must be true or false"),
-        }
+        let predicate = match &self.rule {
+            OptionRule::Unreadable(problem) => problem.as_str(),
+            OptionRule::Missing => "is missing",
+            OptionRule::NotAString => "must be a string",
+            OptionRule::BaseUrl(problem) => problem.as_str(),
+            OptionRule::Endpoint(rule) => rule.as_str(),
+            OptionRule::Keys(_) => return Ok(()),
+            OptionRule::Timeout(problem) => problem.as_str(),
+            OptionRule::NotABoolean => "must be true or false",
+        };
+        f.write_str(" ")?;
+        f.write_str(predicate)
     }
 }
 
 impl uDisplay for OptionsError {
-    /// One line naming every invalid option, separated by `; `.
+    /// One line naming every invalid option, each as its line
+    /// ([`write_line`]: the option, then its cause), separated by `; `. A
+    /// list has no one cause: it is the level that holds them all.
     fn fmt<W: ufmt::uWrite + ?Sized>(
         &self,
         f: &mut ufmt::Formatter<'_, W>,
@@ -190,7 +191,7 @@ impl uDisplay for OptionsError {
                     if i > 0 {
                         f.write_str("; ")?;
                     }
-                    uDisplay::fmt(error, f)?;
+                    write_line(error, f)?;
                 }
                 Ok(())
             }
@@ -198,35 +199,21 @@ impl uDisplay for OptionsError {
     }
 }
 
-display_from_words!(ReadError, OptionError, OptionsError);
-
-impl std::error::Error for OptionError {
-    /// The error under the rule broken, when it is one (an unreadable
-    /// value's [`ReadError`], a `baseUrl`'s [`BaseUrlError`], a `publicKey`'s
-    /// [`KeysError`], a `timeoutMs`'s [`TimeoutError`]).
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl Chain for OptionError {
+    type Wrapped = KeysError;
+    /// A `publicKey`'s [`KeysError`]. The other rules complete the clause
+    /// that names the option (`baseUrl is empty`, `timeoutMs must be …`):
+    /// no cause of their own.
+    fn wrapped(&self) -> Option<&KeysError> {
         match &self.rule {
-            OptionRule::Unreadable(e) => Some(e),
-            OptionRule::BaseUrl(e) => Some(e),
             OptionRule::Keys(e) => Some(e),
-            OptionRule::Timeout(e) => Some(e),
-            OptionRule::Missing
-            | OptionRule::NotAString
-            | OptionRule::Endpoint(_)
-            | OptionRule::NotABoolean => None,
+            _ => None,
         }
     }
 }
 
-impl std::error::Error for OptionsError {
-    /// The first invalid option, when there is one (the message names them all).
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            OptionsError::NotAnObject => None,
-            OptionsError::Invalid(errors) => errors.first().map(|e| e as _),
-        }
-    }
-}
+error_without_cause!(ReadError, OptionsError);
+error_from_words!(OptionError);
 
 impl LookupOptions {
     /// Reads each option through `read`, called once for each of
@@ -518,20 +505,31 @@ mod tests {
 
     #[test]
     fn an_option_error_chains_to_the_error_it_wraps() {
+        use crate::writing::line;
         use std::error::Error;
         let e = LookupOptions::from_json_test(
             json!({"chain": "c", "payTo": "p", "resourceUrl": "r", "publicKey": "zz", "strict": 1}),
         )
         .unwrap_err();
-        let first = e.source().expect("the first invalid option");
-        assert_eq!(first.to_string(), "publicKey: the public key is not base64");
-        let keys = first.source().expect("the keys error under it");
-        assert_eq!(keys.to_string(), "the public key is not base64");
-        assert!(keys.source().is_some(), "and the key error under that");
+        assert_eq!(
+            line(&e),
+            "publicKey: the public key is not base64; strict must be true or false"
+        );
+        assert!(e.source().is_none(), "a list of options has no one cause");
         let OptionsError::Invalid(errors) = &e else {
             panic!("{e:?}")
         };
+        let first = &errors[0];
+        assert_eq!(first.to_string(), "publicKey");
+        assert_eq!(line(first), "publicKey: the public key is not base64");
+        let keys = first.source().expect("the keys error under it");
+        assert_eq!(keys.to_string(), "the public key is not base64");
+        assert!(
+            keys.source().is_none(),
+            "the key's problem completes the sentence"
+        );
         assert!(errors[1].source().is_none(), "strict wraps no error");
+        assert_eq!(errors[1].to_string(), "strict must be true or false");
         assert!(OptionsError::NotAnObject.source().is_none());
     }
 }

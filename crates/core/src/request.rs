@@ -6,7 +6,7 @@ use std::fmt;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::endpoint::Endpoint;
-use crate::writing::{display_from_words, words_from_str};
+use crate::writing::{error_without_cause, words_from_str};
 
 /// The default time a lookup may take, connect to last body byte.
 pub const DEFAULT_TIMEOUT_MS: u32 = 3000;
@@ -189,8 +189,6 @@ impl BaseUrlError {
     }
 }
 
-impl std::error::Error for BaseUrlError {}
-
 /// Checks a timeout in milliseconds: a whole number from 1 to 60000.
 ///
 /// # Errors
@@ -215,9 +213,7 @@ impl TimeoutError {
 }
 
 words_from_str!(BaseUrlError, TimeoutError);
-display_from_words!(BaseUrlError, TimeoutError);
-
-impl std::error::Error for TimeoutError {}
+error_without_cause!(BaseUrlError, TimeoutError);
 
 #[cfg(test)]
 mod tests {

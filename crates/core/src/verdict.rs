@@ -7,7 +7,7 @@ use crate::keys::KeyId;
 use crate::member::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
-use crate::writing::{display_from_words, uDisplay};
+use crate::writing::{error_from_words, uDisplay, Chain};
 use names::*;
 
 /// What the service says of an endpoint (the wire `outcome`).
@@ -224,7 +224,7 @@ impl uDisplay for VerdictError {
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
         match self {
-            Self::NotJson(e) => ufmt::uwrite!(f, "not strict JSON: {}", e),
+            Self::NotJson(_) => f.write_str("not strict JSON"),
             Self::NotAnObject => f.write_str("the document is not a JSON object"),
             Self::NoVerdict => f.write_str("the document has no \"verdict\" object"),
             Self::Field { field, rule } => ufmt::uwrite!(f, "verdict.{} {}", *field, rule.as_str()),
@@ -241,16 +241,18 @@ impl uDisplay for VerdictError {
     }
 }
 
-display_from_words!(VerdictError);
-
-impl std::error::Error for VerdictError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl Chain for VerdictError {
+    type Wrapped = ParseError;
+    /// The strict parser's error under [`VerdictError::NotJson`].
+    fn wrapped(&self) -> Option<&ParseError> {
         match self {
             Self::NotJson(e) => Some(e),
             _ => None,
         }
     }
 }
+
+error_from_words!(VerdictError);
 
 fn field_error<T>(field: &'static str, rule: VerdictRule) -> Result<T, VerdictError> {
     Err(VerdictError::Field { field, rule })
@@ -582,8 +584,10 @@ mod tests {
             VerdictDocument::parse(br#"{"verdict":[]}"#).unwrap_err(),
             VerdictError::NoVerdict
         );
+        let not_json = VerdictDocument::parse(b"<html>").unwrap_err();
+        assert_eq!(not_json.to_string(), "not strict JSON");
         assert_eq!(
-            VerdictDocument::parse(b"<html>").unwrap_err().to_string(),
+            crate::writing::line(&not_json),
             "not strict JSON: expected a JSON value at byte 0"
         );
     }

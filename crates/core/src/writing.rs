@@ -4,10 +4,30 @@
 //! hover text, the MCP lines, times) are written once, as a [`uDisplay`];
 //! the types that have one get their [`std::fmt::Display`] from it, so
 //! native consumers (`?`, `thiserror`, `to_string`) read the same words.
-//! The browser's wasm calls [`words`] and the crate's `text!` macro, and so
+//! The browser's wasm calls [`words`], [`line()`] and the crate's `text!` macro, and so
 //! holds no `core::fmt` machinery (its argument interpreter, padding and
 //! integer tables): 0.4 KB of gzip off the script tag's wasm, 1.3 KB off
 //! the challenge reader's.
+//!
+//! Errors follow the project's one convention: an error's words say what
+//! went wrong at its own level only; the error it wraps, its cause, is
+//! reached apart from them ([`Chain::wrapped`], and natively
+//! `std::error::Error::source()`, which `error_from_words!` answers from
+//! it), never written into them. [`line()`] writes an error and its causes as
+//! one line, `level: cause: cause`, wherever one line is shown: the badge,
+//! an evaluation's `detail`, a challenge's or listing's `reason`, the
+//! Python package's `ValueError`. The native chain printer
+//! (`x402_verdict_consumer::error_chain`) writes the same line through
+//! `source()`.
+//!
+//! ```
+//! use x402_verdict_core::verdict::VerdictDocument;
+//! use x402_verdict_core::writing::{line, words};
+//!
+//! let e = VerdictDocument::parse(b"{").unwrap_err();
+//! assert_eq!(words(&e), "not strict JSON");
+//! assert_eq!(line(&e), "not strict JSON: expected a member name at byte 1");
+//! ```
 
 pub use ufmt::uDisplay;
 
@@ -38,6 +58,112 @@ macro_rules! display_from_words {
     )+};
 }
 pub(crate) use display_from_words;
+
+/// An error of the core: its words (its [`uDisplay`], what went wrong at
+/// its own level) and the error it wraps, if any, which [`line()`] writes
+/// after them and `source()` returns.
+///
+/// A value that completes the error's sentence is no cause: `payTo is
+/// missing` is one error (an [`OptionError`](crate::options::OptionError)
+/// holding [`OptionRule::Missing`](crate::options::OptionRule)), and so is
+/// `the public key is not base64` (a [`KeysError`](crate::keys::KeysError)
+/// holding a [`KeyError`](crate::keys::KeyError), which names no key). A
+/// cause is an error whose words stand alone: `publicKey`, then `the public
+/// key is not base64`; `not strict JSON`, then the strict parser's
+/// [`ParseError`](crate::json::ParseError).
+///
+/// The type of the cause is named (`Wrapped`), not a trait object: the
+/// browser's wasm writes the chain with ufmt alone, no `core::fmt`.
+pub trait Chain: uDisplay {
+    /// The type of the error this one wraps: [`NoCause`] for an error that
+    /// never wraps one.
+    type Wrapped: Chain + std::error::Error + 'static;
+
+    /// The error this one wraps, if any: its cause.
+    fn wrapped(&self) -> Option<&Self::Wrapped>;
+}
+
+/// The [`Chain::Wrapped`] of an error that never wraps one: it has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoCause {}
+
+impl uDisplay for NoCause {
+    fn fmt<W: ufmt::uWrite + ?Sized>(
+        &self,
+        _: &mut ufmt::Formatter<'_, W>,
+    ) -> Result<(), W::Error> {
+        match *self {}
+    }
+}
+
+impl Chain for NoCause {
+    type Wrapped = NoCause;
+    fn wrapped(&self) -> Option<&NoCause> {
+        match *self {}
+    }
+}
+
+/// The one line of `error`: its words, then each cause's after `: `
+/// (`not strict JSON: unexpected end of input at byte 1`), as
+/// `x402_verdict_consumer::error_chain` writes it through `source()`. Every
+/// place that shows a core error as one line writes it with this.
+pub fn line(error: &impl Chain) -> String {
+    let mut out = String::new();
+    let Ok(()) = write_line(error, &mut ufmt::Formatter::new(&mut out));
+    out
+}
+
+/// Writes the one line of `error` ([`line()`]) into `f`, for the words of an
+/// error that holds several (a list of invalid options).
+///
+/// # Errors
+///
+/// When `f`'s writer fails (a `String` never does).
+pub fn write_line<W: ufmt::uWrite + ?Sized>(
+    error: &impl Chain,
+    f: &mut ufmt::Formatter<'_, W>,
+) -> Result<(), W::Error> {
+    uDisplay::fmt(error, f)?;
+    match error.wrapped() {
+        Some(cause) => {
+            f.write_str(": ")?;
+            write_line(cause, f)
+        }
+        None => Ok(()),
+    }
+}
+
+/// `Display` and `std::error::Error` for the core's errors, from their
+/// [`Chain`]: `Display` is their [`uDisplay`] (their own level's words),
+/// `source()` their [`Chain::wrapped`].
+macro_rules! error_from_words {
+    ($($name:ty),+ $(,)?) => {$(
+        $crate::writing::display_from_words!($name);
+        impl std::error::Error for $name {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                $crate::writing::Chain::wrapped(self).map(|cause| cause as _)
+            }
+        }
+    )+};
+}
+pub(crate) use error_from_words;
+
+/// [`Chain`] (wrapping [`NoCause`]), `Display` and `std::error::Error`, for
+/// the core's errors that never wrap another.
+macro_rules! error_without_cause {
+    ($($name:ty),+ $(,)?) => {$(
+        impl $crate::writing::Chain for $name {
+            type Wrapped = $crate::writing::NoCause;
+            fn wrapped(&self) -> Option<&$crate::writing::NoCause> {
+                None
+            }
+        }
+        $crate::writing::error_from_words!($name);
+    )+};
+}
+pub(crate) use error_without_cause;
+
+error_from_words!(NoCause);
 
 /// `uDisplay` for types whose words are one static text (`as_str`).
 macro_rules! words_from_str {
@@ -76,6 +202,24 @@ mod tests {
         push_padded(&mut out, 123, 2);
         push_padded(&mut out, 0, 3);
         assert_eq!(out, "072026123000");
+    }
+
+    #[test]
+    fn a_line_writes_each_cause_once_after_its_level() {
+        use crate::options::{OptionError, OptionRule};
+        use crate::verdict::VerdictError;
+        use std::error::Error as _;
+        let parse = crate::json::parse_strict(b"[1,]").unwrap_err();
+        let e = VerdictError::NotJson(parse);
+        assert_eq!(words(&e), "not strict JSON");
+        assert_eq!(line(&e), "not strict JSON: expected a JSON value at byte 3");
+        assert_eq!(e.wrapped(), Some(&parse));
+        assert_eq!(e.source().map(ToString::to_string), Some(words(&parse)));
+        let e = OptionError {
+            option: "chain",
+            rule: OptionRule::Missing,
+        };
+        assert_eq!((line(&e), e.source().is_none()), (words(&e), true));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use x402_verdict_core::challenge::{
 use x402_verdict_core::endpoint::FieldRule;
 use x402_verdict_core::json::{ParseError, ParseErrorKind};
 use x402_verdict_core::member::MemberRule;
+use x402_verdict_core::writing::line;
 use x402_verdict_core::Challenge;
 
 const CASES: &str = include_str!("challenges.json");
@@ -87,7 +88,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
         refused(None, ChallengeRule::Disagree(Difference::Accepted(1)))
     );
     assert_eq!(
-        disagree.unwrap_err().to_string(),
+        line(&disagree.unwrap_err()),
         "the PAYMENT-REQUIRED header and the body disagree (accepts[1])"
     );
     let mut fewer = v2.clone();
@@ -115,7 +116,7 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
         )
     );
     assert_eq!(
-        broken.unwrap_err().to_string(),
+        line(&broken.unwrap_err()),
         "the body: accepts[0].amount is not a string"
     );
     // The fields only shown (extra, description) may differ without a disagreement.
@@ -148,7 +149,7 @@ fn http_without_a_header_reads_the_body() {
         )
     );
     assert_eq!(
-        page.unwrap_err().to_string(),
+        line(&page.unwrap_err()),
         "no PAYMENT-REQUIRED header, and the body: not strict JSON: expected a JSON value at byte 0"
     );
     // The body of a v2 server whose header did not arrive says so.
@@ -214,7 +215,7 @@ fn size_and_count_are_bounded() {
         refused(None, ChallengeRule::TooManyOptions(MAX_OPTIONS + 1))
     );
     assert_eq!(
-        many.unwrap_err().to_string(),
+        line(&many.unwrap_err()),
         "accepts lists 33 options, more than 32"
     );
 }

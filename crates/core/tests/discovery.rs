@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 use x402_verdict_core::discovery::{Page, PageError, Pagination, MAX_PAGE_BYTES};
+use x402_verdict_core::writing::line;
 
 const PAGE: &str = include_str!("discovery-page.json");
 
@@ -26,7 +27,7 @@ fn read(page: &Page) -> Vec<String> {
                     format!("{} {} {}", e.chain(), e.pay_to(), e.resource_url())
                 })
                 .collect(),
-            Err(e) => vec![e.to_string()],
+            Err(e) => vec![line(e)],
         })
         .collect()
 }
@@ -166,7 +167,7 @@ fn hostile_pages_are_refused_in_one_line() {
         ),
     ];
     for (bytes, reason) in cases {
-        let error = Page::from_json(&bytes).unwrap_err().to_string();
+        let error = line(&Page::from_json(&bytes).unwrap_err());
         assert!(error.starts_with(reason), "{error:?} for {reason:?}");
         assert_eq!(error.lines().count(), 1, "{error}");
     }

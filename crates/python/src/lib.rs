@@ -22,7 +22,7 @@ use x402_verdict_core::guard::{preference, Policy};
 use x402_verdict_core::json::Value as Json;
 use x402_verdict_core::options::{OptionError, OptionRule, OptionsError, OPTION_NAMES};
 use x402_verdict_core::request::{check_timeout_ms, TimeoutError};
-use x402_verdict_core::writing::words;
+use x402_verdict_core::writing::line;
 use x402_verdict_core::{BaseUrl, Endpoint, Evaluation, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
 /// The Python names of the core's options, in the order of [`OPTION_NAMES`].
@@ -44,9 +44,9 @@ fn python_name(name: &str) -> &'static str {
         .map_or("argument", |i| PYTHON_NAMES[i])
 }
 
-/// A `ValueError` whose one line is the core's words for `problem`.
+/// A `ValueError` whose one line is the core's line for `problem`.
 fn value_error(problem: &OptionsError) -> PyErr {
-    PyValueError::new_err(words(problem))
+    PyValueError::new_err(line(problem))
 }
 
 /// The one invalid argument `option`, as [`OptionsError`].
@@ -186,7 +186,7 @@ impl Asked {
         let pay_to = attribute(requirement, "pay_to");
         Asked {
             endpoint: endpoint_of([chain.as_ref(), pay_to.as_ref(), resource.as_ref()])
-                .map_err(|problem| words(&problem)),
+                .map_err(|problem| line(&problem)),
             resource: resource.as_ref().and_then(text).unwrap_or_default(),
         }
     }

@@ -11,6 +11,7 @@ use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::{ChallengeError, ChallengeRule, MAX_CHALLENGE_BYTES};
 use x402_verdict_core::json::{parse_strict, ParseError};
+use x402_verdict_core::writing::line;
 use x402_verdict_core::{BaseUrl, Challenge};
 
 use super::lookup::{parse_base_url, TrustArgs};
@@ -93,7 +94,7 @@ pub enum CheckError {
     },
     /// `--from-file`'s file is the `{}` body of an x402 v2 402 answer,
     /// whose challenge is in its header.
-    #[error("{}: {problem}: run `x402-verdict check URL`, which reads that header, or pass its value with --header", path.display())]
+    #[error("{}: {}: run `x402-verdict check URL`, which reads that header, or pass its value with --header", path.display(), line(problem))]
     FileIsBodyOnly {
         /// The file.
         path: PathBuf,
@@ -126,11 +127,12 @@ pub enum CheckError {
     #[error("{0}: no PAYMENT-REQUIRED header, and the body is larger than 64 KiB")]
     BodyTooLarge(String),
     /// The 402 answer's challenge cannot be read.
-    #[error("{asked} answered 402, but {problem}")]
+    #[error("{asked} answered 402, but {}", line(problem))]
     Unreadable {
         /// The method and URL asked.
         asked: String,
-        /// What is wrong with the challenge (completing this level's sentence).
+        /// What is wrong with the challenge, its line completing this
+        /// level's sentence.
         problem: ChallengeError,
     },
 }

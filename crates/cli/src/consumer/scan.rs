@@ -21,6 +21,7 @@ use x402_verdict_core::discovery::{
     DiscoveryItem, ItemError, Page, PageError, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
 };
 use x402_verdict_core::request::BaseUrlError;
+use x402_verdict_core::writing::line;
 use x402_verdict_core::BaseUrl;
 
 use super::lookup::{parse_base_url, TrustArgs};
@@ -96,11 +97,12 @@ pub enum ScanError {
         total: usize,
     },
     /// A page of the live listing could not be read.
-    #[error("could not read the listing: {url}: {why}")]
+    #[error("could not read the listing: {url}")]
     Listing {
         /// The page's URL.
         url: String,
         /// What happened.
+        #[source]
         why: PageFailure,
     },
 }
@@ -223,7 +225,7 @@ fn endpoints(items: Items) -> Vec<PaymentOption> {
             Err((offset, error)) => {
                 eprintln!(
                     "x402-verdict: skipped: page at offset {offset}: {}",
-                    Shown(&error.to_string())
+                    Shown(&line(&error))
                 );
             }
         }

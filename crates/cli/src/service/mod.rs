@@ -355,7 +355,10 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
                     serialized_response(VERDICT_CACHE, document.into())
                 }
                 Err(e) => {
-                    tracing::error!("could not sign a verdict: {e}");
+                    tracing::error!(
+                        "could not sign a verdict: {}",
+                        x402_verdict_consumer::error_chain(&e)
+                    );
                     json_response(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         "no-store",

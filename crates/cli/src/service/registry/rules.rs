@@ -31,8 +31,8 @@ pub enum RegistryRule {
     /// A top-level member other than those two (its name escaped).
     #[error("unknown member `{}` (expected attestations, published)", .0.escape_debug())]
     UnknownMember(String),
-    /// An entry breaks a rule.
-    #[error("{list}[{index}]: {rule}")]
+    /// An entry breaks a rule (its cause).
+    #[error("{list}[{index}]")]
     Entry {
         /// `attestations` or `published`.
         list: &'static str,

@@ -16,6 +16,11 @@ fn registry(doc: Json) -> Result<Registry, RegistryRule> {
     Registry::from_json(parse_strict(doc.to_string().as_bytes()).unwrap())
 }
 
+/// A registry's error as the command shows it: the rule and its causes.
+fn shown(e: RegistryRule) -> String {
+    x402_verdict_consumer::error_chain(&e)
+}
+
 fn entry() -> Json {
     json!({
         "chain": "base", "payTo": "0xAbC0000000000000000000000000000000000001",
@@ -29,9 +34,7 @@ fn entry() -> Json {
 fn error(mutate: impl FnOnce(&mut Map<String, Json>)) -> String {
     let mut e = entry();
     mutate(e.as_object_mut().unwrap());
-    registry(json!({ "attestations": [entry_with_other_url(), e] }))
-        .unwrap_err()
-        .to_string()
+    shown(registry(json!({ "attestations": [entry_with_other_url(), e] })).unwrap_err())
 }
 
 fn entry_with_other_url() -> Json {
@@ -196,23 +199,16 @@ fn names_the_entry_and_field() {
         "attestations[1]: unknown member `extra`"
     );
     assert_eq!(
-        registry(json!({ "attestations": [5] }))
-            .unwrap_err()
-            .to_string(),
+        shown(registry(json!({ "attestations": [5] })).unwrap_err()),
         "attestations[0]: the entry is not a JSON object"
     );
-    assert!(registry(json!({ "attestation": [] }))
-        .unwrap_err()
-        .to_string()
-        .contains("unknown member"));
-    assert!(registry(json!({ "published": [{"verdict": {}}] }))
-        .unwrap_err()
-        .to_string()
-        .starts_with("published[0]: verdict.v is missing"));
+    assert!(shown(registry(json!({ "attestation": [] })).unwrap_err()).contains("unknown member"));
+    assert!(
+        shown(registry(json!({ "published": [{"verdict": {}}] })).unwrap_err())
+            .starts_with("published[0]: verdict.v is missing")
+    );
     let huge = json!({ "verdict": { "v": 1, "padding": "x".repeat(MAX_BODY_BYTES) } });
-    assert!(registry(json!({ "published": [huge] }))
-        .unwrap_err()
-        .to_string()
+    assert!(shown(registry(json!({ "published": [huge] })).unwrap_err())
         .ends_with("bytes, over the 65536 bytes consumers accept"),);
 }
 
@@ -222,13 +218,18 @@ fn an_error_chains_to_the_rule_and_the_error_under_it() {
     let path = std::env::temp_dir().join(format!("registry-{}.json", std::process::id()));
     std::fs::write(&path, r#"{"attestations": [5]}"#).unwrap();
     let e = Registry::load(&path).unwrap_err();
+    assert_eq!(e.to_string(), path.display().to_string());
     let rule = e.source().expect("the rule under the file");
-    assert_eq!(
-        rule.to_string(),
-        "attestations[0]: the entry is not a JSON object"
-    );
+    assert_eq!(rule.to_string(), "attestations[0]");
     let entry = rule.source().expect("the entry's rule under that");
     assert_eq!(entry.to_string(), "the entry is not a JSON object");
+    assert_eq!(
+        x402_verdict_consumer::error_chain(&e),
+        format!(
+            "{}: attestations[0]: the entry is not a JSON object",
+            path.display()
+        )
+    );
     std::fs::write(&path, r#"{"a": 1, "a": 2}"#).unwrap();
     let e = Registry::load(&path).unwrap_err();
     std::fs::remove_file(&path).unwrap();
@@ -292,9 +293,7 @@ fn finds_every_spelling_consumers_match_and_no_other() {
     spelled["resourceUrl"] = json!("https://API.example.com/x");
     for other in [twin, alias, spelled] {
         assert_eq!(
-            registry(json!({ "attestations": [entry(), other] }))
-                .unwrap_err()
-                .to_string(),
+            shown(registry(json!({ "attestations": [entry(), other] })).unwrap_err()),
             "attestations[1]: another entry already names this endpoint"
         );
     }
