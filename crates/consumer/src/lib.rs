@@ -212,7 +212,7 @@ impl Verifier {
         };
         let now = Timestamp::from_system_time(SystemTime::now());
         match answer {
-            Err(failure) => lookup.evaluate(Response::Failed(failure), now),
+            Err(failure) => lookup.evaluate(Response::Failed(failure, None), now),
             Ok(answer) => lookup.evaluate(
                 Response::Http {
                     status: answer.status,
