@@ -10,7 +10,9 @@
 //! one answer: a request in flight (with the same timeout), and once it has
 //! settled, its status and body for as long as the response's
 //! `Cache-Control` allows ([`x402_verdict_core::cache`]), however far apart
-//! in time the badges are drawn. Failures are never kept.
+//! in time the badges are drawn. Failures are never kept; a request in
+//! flight that fails gives each of its lookups the fetcher's own words
+//! about why ([`Words`]), for the result's `detail`.
 //!
 //! In the agent's build (feature `agent`, for Node as for browsers) the
 //! request is the global `fetch`'s, not the window's, and kept answers go
@@ -29,7 +31,34 @@ use x402_verdict_core::writing::words;
 use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES, VERDICT_MEDIA_TYPE};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
-pub type Fetched = Result<(u16, Vec<u8>), FetchFailure>;
+pub type Fetched = Result<(u16, Vec<u8>), Unfetched>;
+
+/// Why a fetch got no HTTP answer, and the fetcher's own words about it
+/// when it had any ([`said`]), which the core's
+/// [`Response::Failed`](x402_verdict_core::Response::Failed) carries.
+pub type Unfetched = (FetchFailure, Option<Words>);
+
+/// A fetcher's words, kept where a caller reads the structured result
+/// (the builds with `lookupVerdict`: features `lookup` and `agent`). The
+/// script tag's build (`renderBadge` alone) keeps none: a browser words
+/// every failure alike (`Failed to fetch`, `Load failed`), saying no more
+/// than the hover text does, and carrying the words cost that build's wasm
+/// about 0.25 KB gzip, past its budget.
+#[cfg(any(feature = "lookup", feature = "agent"))]
+pub type Words = String;
+
+/// No words, in the script tag's build (see above): none can be made, so
+/// the code that carries them is left out.
+#[cfg(not(any(feature = "lookup", feature = "agent")))]
+pub enum Words {}
+
+#[cfg(not(any(feature = "lookup", feature = "agent")))]
+impl core::ops::Deref for Words {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match *self {}
+    }
+}
 
 #[wasm_bindgen(module = "/js/early.js")]
 extern "C" {
@@ -129,39 +158,61 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
     });
     match JsFuture::from(promise).await {
         Ok(value) => decode(&value),
-        Err(_) => Err(FetchFailure::Network),
+        Err(_) => Err((FetchFailure::Network, None)),
     }
 }
 
-/// The failures, numbered by their place here for [`encode`] and [`decode`].
+/// The failures, numbered by their place here for [`encode`] and [`decode`]:
+/// the order of the core's type, so that a failure's number is `failure as
+/// usize` (checked as this compiles).
 const FAILURES: [FetchFailure; 4] = [
-    FetchFailure::Network,
     FetchFailure::Timeout,
+    FetchFailure::Network,
     FetchFailure::TooLarge,
     FetchFailure::Redirected,
 ];
 
-/// Fetched as a JS value, so that every waiter can read it: `[status, bytes]`,
-/// or a failure's number in [`FAILURES`].
+const _: () = {
+    let mut number = 0;
+    while number < FAILURES.len() {
+        assert!(FAILURES[number] as usize == number);
+        number += 1;
+    }
+};
+
+/// Fetched as a JS value, so that every waiter can read it: `[status,
+/// bytes]`; a failure's number in [`FAILURES`], or `[number, words]` when
+/// the fetcher had words.
 fn encode(fetched: &Fetched) -> JsValue {
     match fetched {
         Ok((status, body)) => {
             Array::of2(&JsValue::from(*status), &Uint8Array::from(body.as_slice())).into()
         }
-        Err(failure) => JsValue::from(FAILURES.iter().position(|f| f == failure).unwrap_or(0)),
+        Err((failure, words)) => {
+            let number = JsValue::from(*failure as u32);
+            match words {
+                Some(words) => Array::of2(&number, &JsValue::from_str(words)).into(),
+                None => number,
+            }
+        }
     }
 }
 
 fn decode(value: &JsValue) -> Fetched {
+    let failure = |number: f64| {
+        let failure = FAILURES.get(number as usize).copied();
+        failure.unwrap_or(FetchFailure::Network)
+    };
     if let Some(number) = value.as_f64() {
-        return Err(FAILURES
-            .get(number as usize)
-            .copied()
-            .unwrap_or(FetchFailure::Network));
+        return Err((failure(number), None));
     }
     let parts: Array = value.clone().unchecked_into();
+    let first = parts.get(0).as_f64().unwrap_or_default();
+    if let Some(words) = words_of(&parts.get(1)) {
+        return Err((failure(first), Some(words)));
+    }
     Ok((
-        parts.get(0).as_f64().unwrap_or_default() as u16,
+        first as u16,
         parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
     ))
 }
@@ -173,7 +224,7 @@ pub async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, S
         Some(early) => early.get(1).unchecked_into(),
         None => match AbortController::new() {
             Ok(controller) => controller,
-            Err(_) => return (Err(FetchFailure::Network), String::new()),
+            Err(error) => return (Err((FetchFailure::Network, said(&error))), String::new()),
         },
     };
     // The timeout counts from when the badge asked: a request started early
@@ -187,7 +238,7 @@ pub async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, S
     });
     if used >= f64::from(timeout_ms) {
         controller.abort();
-        return (Err(FetchFailure::Timeout), String::new());
+        return (Err((FetchFailure::Timeout, None)), String::new());
     }
     let abort = controller.clone();
     let timer = Timeout::new(timeout_ms - used.max(0.0) as u32, move || abort.abort());
@@ -195,29 +246,70 @@ pub async fn fetch_once(url: &str, origin: &str, timeout_ms: u32) -> (Fetched, S
     let result = exchange(url, origin, &controller, sent).await;
     drop(timer);
     match result {
-        Err(Failure::Js) if controller.signal().aborted() => {
-            (Err(FetchFailure::Timeout), String::new())
+        // Our own timer's abort: a timeout, whatever the rejection says.
+        Err(Failure::Js(_)) if controller.signal().aborted() => {
+            (Err((FetchFailure::Timeout, None)), String::new())
         }
-        Err(Failure::Js) => (Err(FetchFailure::Network), String::new()),
+        Err(Failure::Js(words)) => (Err((FetchFailure::Network, words)), String::new()),
         Err(Failure::Protocol(failure)) => {
             controller.abort();
-            (Err(failure), String::new())
+            (Err((failure, None)), String::new())
         }
         Ok((status, body, cache_control)) => (Ok((status, body)), cache_control),
     }
 }
 
 enum Failure {
-    /// A promise rejected (network error, CORS, abort by the timer).
-    Js,
+    /// A promise rejected or a call threw (network error, CORS, a body
+    /// that broke off, abort by the timer), and what it said ([`said`]).
+    Js(Option<Words>),
     /// The answer broke a limit.
     Protocol(FetchFailure),
 }
 
 impl From<JsValue> for Failure {
-    fn from(_: JsValue) -> Self {
-        Failure::Js
+    fn from(error: JsValue) -> Self {
+        Failure::Js(said(&error))
     }
+}
+
+/// What the fetcher said of a failure: the `message` of what it threw
+/// when it is a string (an `Error`'s; anything else says nothing), and in
+/// the agent's build what its `cause` says (its message, else its code),
+/// where Node's fetch keeps the reason: `fetch failed: connect
+/// ECONNREFUSED 127.0.0.1:9`.
+#[cfg(any(feature = "lookup", feature = "agent"))]
+fn said(error: &JsValue) -> Option<Words> {
+    let text = |of: &JsValue, name: &str| {
+        let text = Reflect::get(of, &name.into()).ok()?.as_string();
+        text.filter(|text| !text.is_empty())
+    };
+    let words = text(error, "message")?;
+    #[cfg(feature = "agent")]
+    if let Ok(cause) = Reflect::get(error, &"cause".into()) {
+        if let Some(cause) = text(&cause, "message").or_else(|| text(&cause, "code")) {
+            return Some(words + ": " + &cause);
+        }
+    }
+    Some(words)
+}
+
+/// Nothing: the build keeps no [`Words`].
+#[cfg(not(any(feature = "lookup", feature = "agent")))]
+fn said(_: &JsValue) -> Option<Words> {
+    None
+}
+
+/// `value` as [`Words`], when it is a string.
+#[cfg(any(feature = "lookup", feature = "agent"))]
+fn words_of(value: &JsValue) -> Option<Words> {
+    value.as_string()
+}
+
+/// Nothing: the build keeps no [`Words`].
+#[cfg(not(any(feature = "lookup", feature = "agent")))]
+fn words_of(_: &JsValue) -> Option<Words> {
+    None
 }
 
 /// The status, the body and the `Cache-Control` of the answer, from the
@@ -232,7 +324,7 @@ async fn exchange(
         Some(sent) => sent,
         None => {
             #[cfg(not(feature = "agent"))]
-            let window = web_sys::window().ok_or(Failure::Js)?;
+            let window = web_sys::window().ok_or(Failure::Js(None))?;
             // A GET that follows redirects (fetch's defaults: the browser
             // cannot stop at each hop; where it ended up is checked below).
             let init = RequestInit::new();

@@ -165,7 +165,7 @@ pub(crate) fn answer(fetched: &fetch::Fetched) -> Response<'_> {
             status: *status,
             body,
         },
-        Err(failure) => Response::Failed(*failure),
+        Err((failure, words)) => Response::Failed(*failure, words.as_deref()),
     }
 }
 

@@ -1,7 +1,8 @@
 // The x402-verdict package's lookupVerdict and endpointStatus in Node answer
 // exactly what `x402-verdict lookup --json` answers, for every endpoint of
 // the demo (each state) and every hostile fixture the browser tests use
-// (a stall, a stalled body, a huge body, markup), and an unreachable service;
+// (a stall, a stalled body, a huge body, markup), and an unreachable service
+// (whose detail is each fetcher's own words: Node's, reqwest's);
 // and so does its JavaScript build, where the wasm cannot run (a process
 // whose WebAssembly.instantiate refuses any wasm given as bytes, as a
 // page's policy would; Node's own fetch instantiates its compiled module,
@@ -10,6 +11,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { BIN, ENDPOINTS, UNREACHABLE, startDemo } from "../../scripts/demo.mjs";
 import { startFixtures } from "../support/fixtures.mjs";
@@ -53,14 +55,29 @@ function cases() {
 
 /**
  * `got` and `expected` are one answer: the hostile fixtures stamp each answer with the second it was asked
- * (verifiedAt), so there two lookups may differ by a second, never more.
+ * (verifiedAt), so there two lookups may differ by a second, never more; and a network error's detail is
+ * the fetcher's own words (Node's fetch and its cause, reqwest's error chain), which both must have.
  */
 function assertSame(got, expected, name) {
   if (name.startsWith("fixture hostile") && got?.verifiedAt && expected?.verifiedAt) {
     assert.ok(Math.abs(Date.parse(got.verifiedAt) - Date.parse(expected.verifiedAt)) <= 2000, `${name}: ${got.verifiedAt} ${expected.verifiedAt}`);
     got = { ...got, verifiedAt: expected.verifiedAt };
   }
+  if (expected?.reason === "network_error") {
+    assert.match(got.detail, /^fetch failed: ./, name);
+    assert.match(expected.detail, /^error sending request: ./, name);
+    got = { ...got, detail: expected.detail };
+  }
   assert.deepEqual(got, expected, name);
+}
+
+/** A loopback URL where nothing listens (a port bound, then let go). */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return `http://127.0.0.1:${port}`;
 }
 
 test("lookupVerdict and endpointStatus answer as `x402-verdict lookup --json`", async () => {
@@ -76,6 +93,17 @@ test("lookupVerdict and endpointStatus answer as `x402-verdict lookup --json`", 
   for (const state of ["human-backed", "revoked revoked", "unknown timeout", "unknown too_large", "unknown network_error", "unknown signature_invalid"]) {
     assert.ok(states.has(state), `${state} in ${[...states]}`);
   }
+});
+
+test("a service nobody answers for: network_error, with Node's reason in the detail", async () => {
+  const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
+  const refused = await lookupVerdict({ baseUrl: await closedPort(), chain, payTo, resourceUrl, timeoutMs: TIMEOUT_MS });
+  assert.deepEqual([refused.state, refused.outcome, refused.reason], ["unknown", "no_response", "network_error"]);
+  assert.match(refused.detail, /^fetch failed: .*ECONNREFUSED/);
+  // Port 9 is one fetch never asks (the Fetch standard's bad ports): Node says so.
+  const unreachable = await lookupVerdict({ baseUrl: UNREACHABLE, chain, payTo, resourceUrl, timeoutMs: TIMEOUT_MS });
+  assert.equal(unreachable.reason, "network_error");
+  assert.match(unreachable.detail, /^fetch failed: \S/);
 });
 
 test("where the wasm cannot run, the JavaScript build answers the same", async () => {

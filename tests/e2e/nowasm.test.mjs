@@ -303,6 +303,10 @@ test("the wasm, a page without WebAssembly and a page whose CSP forbids it agree
   assert.deepEqual(pick(by["signature of 63 bytes"]), ["unknown", "invalid", "signature_invalid"]);
   assert.deepEqual(pick(by["signed, another key configured"]), ["human-backed", "unverifiable", undefined]);
   assert.equal(by["key of small order"].reason, "invalid_input");
+  // No answer: the detail is the browser's own words (each engine has its own), and the hover text ends with them.
+  const down = wasm.results.find(({ name }) => name === "nothing listens");
+  assert.deepEqual([down.result.reason, typeof down.result.detail], ["network_error", "string"]);
+  assert.ok(down.result.detail.length > 0 && down.drawn[1].endsWith(` (${down.result.detail})`), JSON.stringify(down));
   // The table reaches every reason the protocol has.
   assert.deepEqual([...new Set(wasm.results.map(({ result }) => result.reason ?? result.state))].sort(), [
     "endpoint_mismatch", "http_status", "human-backed", "invalid_input", "malformed", "network_error", "no_base_url", "no_signal",

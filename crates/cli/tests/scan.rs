@@ -318,6 +318,13 @@ async fn hostile_listings_stay_bounded_and_say_why_in_one_line() {
     assert!(err.ends_with(": answered HTTP 500\n"), "{err}");
     let (code, _, err) = scan(&["http://127.0.0.1:9", "--timeout-ms", "1000"]).await;
     assert_eq!(code, 1, "{err}");
+    // In the HTTP client's words, the system's last.
+    assert!(
+        err.contains(": no answer: error sending request: ")
+            && err.to_lowercase().contains("refused")
+            && err.lines().count() == 1,
+        "{err}"
+    );
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",

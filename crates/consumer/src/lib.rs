@@ -100,7 +100,7 @@ struct Answer {
 }
 
 /// A request under way for one verdict URL, which every lookup of it awaits.
-type Asking = Shared<BoxFuture<'static, Result<Answer, FetchFailure>>>;
+type Asking = Shared<BoxFuture<'static, Result<Answer, Unfetched>>>;
 
 /// Answers kept for reuse, by verdict URL: as long as the service's
 /// `Cache-Control` allows (at most an hour), at most
@@ -209,7 +209,7 @@ impl Verifier {
         };
         let now = Timestamp::from_system_time(SystemTime::now());
         match answer {
-            Err(failure) => lookup.evaluate(Response::Failed(failure), now),
+            Err(unfetched) => lookup.evaluate(unfetched.response(), now),
             Ok(answer) => lookup.evaluate(
                 Response::Http {
                     status: answer.status,
@@ -226,7 +226,7 @@ impl Verifier {
     /// # Errors
     ///
     /// As [`fetch_capped`].
-    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchFailure> {
+    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), Unfetched> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
 }
@@ -239,13 +239,13 @@ async fn fetch_verdict(
     url: String,
     timeout: Duration,
     kept: Option<Arc<Kept>>,
-) -> Result<Answer, FetchFailure> {
+) -> Result<Answer, Unfetched> {
     let fetched = tokio::time::timeout(
         timeout,
         fetch(&client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
     )
     .await
-    .map_err(|_| FetchFailure::Timeout)
+    .map_err(|_| Unfetched::from(FetchFailure::Timeout))
     .and_then(|fetched| fetched);
     let answered = fetched.map(answer_of);
     if let Some(kept) = kept {
@@ -278,18 +278,58 @@ struct Fetched {
     body: Vec<u8>,
 }
 
+/// Why a GET got no HTTP answer, and the HTTP client's own words about it:
+/// what the core's [`Response::Failed`] carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfetched {
+    /// Why, as the core reads it.
+    pub failure: FetchFailure,
+    /// The client's error and its causes ([`error_chain`]), without the
+    /// URL, which the caller knows: `error sending request: client error
+    /// (Connect): tcp connect error: Connection refused (os error 111)`.
+    /// None for a timeout, a refused redirect or a body over the cap.
+    pub detail: Option<String>,
+}
+
+impl Unfetched {
+    /// The exchange failed (refused, reset, DNS, TLS, a body that broke
+    /// off): `error`, in the client's words.
+    fn network(error: reqwest::Error) -> Self {
+        Unfetched {
+            failure: FetchFailure::Network,
+            detail: Some(error_chain(&error.without_url())),
+        }
+    }
+
+    /// As the core reads it.
+    pub fn response(&self) -> Response<'_> {
+        Response::Failed(self.failure, self.detail.as_deref())
+    }
+}
+
+impl From<FetchFailure> for Unfetched {
+    /// A failure the client has no words for.
+    fn from(failure: FetchFailure) -> Self {
+        Unfetched {
+            failure,
+            detail: None,
+        }
+    }
+}
+
 /// GETs `url` accepting `accept`: the status and up to `cap` bytes of body.
 /// The caller bounds the whole exchange with its timeout.
 ///
 /// # Errors
 ///
-/// A network failure, a refused redirect or a body over the cap.
+/// A network failure (with the client's words), a refused redirect or a
+/// body over the cap.
 pub async fn fetch_capped(
     client: &reqwest::Client,
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<(u16, Vec<u8>), FetchFailure> {
+) -> Result<(u16, Vec<u8>), Unfetched> {
     let fetched = fetch(client, url, accept, cap).await?;
     Ok((fetched.status, fetched.body))
 }
@@ -300,22 +340,22 @@ async fn fetch(
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<Fetched, FetchFailure> {
+) -> Result<Fetched, Unfetched> {
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, accept)
         .send()
         .await
-        .map_err(|_| FetchFailure::Network)?;
+        .map_err(Unfetched::network)?;
     let status = response.status();
     // A redirect the policy refused is handed back as it came; any other 3xx
     // (304, 300, or a redirect without a Location) is a status.
     let followable = is_followed_redirect(status);
     if followable && response.headers().contains_key(reqwest::header::LOCATION) {
-        return Err(FetchFailure::Redirected);
+        return Err(FetchFailure::Redirected.into());
     }
     if response.content_length().is_some_and(|n| n > cap as u64) {
-        return Err(FetchFailure::TooLarge);
+        return Err(FetchFailure::TooLarge.into());
     }
     let cache_control = response
         .headers()
@@ -324,9 +364,9 @@ async fn fetch(
         .unwrap_or_default()
         .to_owned();
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|_| FetchFailure::Network)? {
+    while let Some(chunk) = response.chunk().await.map_err(Unfetched::network)? {
         if body.len() + chunk.len() > cap {
-            return Err(FetchFailure::TooLarge);
+            return Err(FetchFailure::TooLarge.into());
         }
         body.extend_from_slice(&chunk);
     }

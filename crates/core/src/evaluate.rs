@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::{check_field, Endpoint};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 use crate::signing::{check_signature, SignatureStatus};
@@ -242,7 +242,10 @@ pub struct Evaluation {
     pub recheck_every_hours: Option<u32>,
     /// Why the result is what it is; absent on a clean human-backed result.
     pub reason: Option<Reason>,
-    /// A one-line explanation for logs (never a value copied from the service).
+    /// A one-line explanation for logs, never bytes of the service's
+    /// answer: an HTTP status, the rule a document broke, the invalid
+    /// option, or, when no answer came, the fetcher's own words about why
+    /// ([`Response::Failed`]).
     pub detail: Option<String>,
 }
 
@@ -354,8 +357,14 @@ pub enum Response<'a> {
         /// The body bytes.
         body: &'a [u8],
     },
-    /// No HTTP answer.
-    Failed(FetchFailure),
+    /// No HTTP answer: why, and the fetcher's own words about it when it
+    /// has any (its error's message and causes, never bytes of an answer:
+    /// `fetch failed: connect ECONNREFUSED 127.0.0.1:9`). The result's
+    /// `detail` is those words when they follow the rule of every value the
+    /// core takes ([`check_field`]: one line of at most
+    /// [`MAX_FIELD_BYTES`](crate::endpoint::MAX_FIELD_BYTES) bytes, no
+    /// control or format character), and absent otherwise.
+    Failed(FetchFailure, Option<&'a str>),
 }
 
 /// What a consumer asks and trusts: the endpoint, its keys, strict mode.
@@ -373,14 +382,16 @@ impl Lookup {
     /// Evaluates one response at time `now`.
     pub fn evaluate(&self, response: Response<'_>, now: Timestamp) -> Evaluation {
         let (status, body) = match response {
-            Response::Failed(failure) => {
+            Response::Failed(failure, words) => {
                 let reason = match failure {
                     FetchFailure::Timeout => Reason::Timeout,
                     FetchFailure::Network => Reason::NetworkError,
                     FetchFailure::TooLarge => Reason::TooLarge,
                     FetchFailure::Redirected => Reason::Redirected,
                 };
-                return Evaluation::without_verdict(Outcome::NoResponse, reason, None);
+                let detail = words.filter(|words| check_field("detail", words).is_ok());
+                let detail = detail.map(String::from);
+                return Evaluation::without_verdict(Outcome::NoResponse, reason, detail);
             }
             Response::Http { status, body } => (status, body),
         };

@@ -198,7 +198,7 @@ mod tests {
             strict: false,
         };
         let timed_out = lookup.evaluate(
-            Response::Failed(FetchFailure::Timeout),
+            Response::Failed(FetchFailure::Timeout, None),
             Timestamp::from_unix_seconds(0),
         );
         assert_eq!(

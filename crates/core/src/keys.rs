@@ -397,7 +397,7 @@ mod tests {
                 status: 200,
                 body: &big,
             },
-            Response::Failed(crate::FetchFailure::Timeout),
+            Response::Failed(crate::FetchFailure::Timeout, None),
         ] {
             let none = TrustedKeys::published(answer);
             assert!(!none.is_empty(), "sought keys count as configured");

@@ -8,6 +8,7 @@
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
+use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
 use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS;
 use x402_verdict_core::json::Object;
@@ -336,15 +337,35 @@ fn every_reason() {
         (FetchFailure::TooLarge, Reason::TooLarge),
         (FetchFailure::Redirected, Reason::Redirected),
     ] {
-        let r = l.evaluate(Response::Failed(failure), now);
+        let r = l.evaluate(Response::Failed(failure, None), now);
         assert_eq!(
             (r.state, r.outcome, r.reason),
             (State::Unknown, Outcome::NoResponse, Some(reason))
         );
         assert_eq!(
-            (r.freshness, r.signature),
-            (Freshness::Unknown, SignatureStatus::NotChecked)
+            (r.freshness, r.signature, r.detail),
+            (Freshness::Unknown, SignatureStatus::NotChecked, None)
         );
+        // The fetcher's own words, when it has any, are the detail.
+        let words = "fetch failed: connect ECONNREFUSED 127.0.0.1:9";
+        let r = l.evaluate(Response::Failed(failure, Some(words)), now);
+        assert_eq!((r.reason, r.detail.as_deref()), (Some(reason), Some(words)));
+    }
+    // The fetcher's words are the detail only when they are a value the
+    // core takes: not empty, one line, bounded, nothing hidden.
+    let detail = |words: &str| {
+        l.evaluate(Response::Failed(FetchFailure::Network, Some(words)), now)
+            .detail
+    };
+    let longest = "é".repeat(MAX_FIELD_BYTES / 2);
+    assert_eq!(detail(&longest), Some(longest.clone()));
+    for refused in [
+        String::new(),
+        longest + "e",
+        "fetch failed:\nconnect ECONNREFUSED".into(),
+        "fetch failed: \u{202e}detcennoc".into(),
+    ] {
+        assert_eq!(detail(&refused), None, "{refused:?}");
     }
     let none = Evaluation::no_service();
     assert_eq!(

@@ -125,9 +125,12 @@ pub enum PageFailure {
     /// No complete answer within the timeout.
     #[error("no complete answer within {0} ms")]
     Timeout(u32),
-    /// Refused, reset, or a redirect to another origin.
-    #[error("no answer (refused, reset, or a redirect to another origin)")]
-    Failed,
+    /// Refused, reset, or the page broke off: the HTTP client's words.
+    #[error("no answer: {0}")]
+    Failed(String),
+    /// A redirect to another origin, not followed.
+    #[error("a redirect to another origin, not followed")]
+    Redirected,
     /// An answer that is not 200.
     #[error("answered HTTP {0}")]
     Status(u16),
@@ -305,13 +308,20 @@ async fn read_live(
 
 /// GETs one page within the timeout and the page cap, and reads it.
 async fn fetch_page(verifier: &Verifier, url: &str) -> Result<Page, PageFailure> {
+    use x402_verdict_core::FetchFailure;
     let timeout = verifier.timeout;
     let fetched = tokio::time::timeout(timeout, verifier.get_json(url, MAX_PAGE_BYTES)).await;
     let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
     let (status, body) = match fetched {
         Err(_) => return Err(PageFailure::Timeout(ms)),
-        Ok(Err(x402_verdict_core::FetchFailure::TooLarge)) => return Err(PageFailure::TooLarge),
-        Ok(Err(_)) => return Err(PageFailure::Failed),
+        Ok(Err(unfetched)) => {
+            return Err(match (unfetched.failure, unfetched.detail) {
+                (FetchFailure::TooLarge, _) => PageFailure::TooLarge,
+                (FetchFailure::Redirected, _) => PageFailure::Redirected,
+                (FetchFailure::Timeout, _) => PageFailure::Timeout(ms),
+                (FetchFailure::Network, detail) => PageFailure::Failed(detail.unwrap_or_default()),
+            })
+        }
         Ok(Ok(answer)) => answer,
     };
     if status != 200 {

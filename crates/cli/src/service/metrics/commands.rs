@@ -7,7 +7,7 @@ use std::time::Duration;
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 use x402_verdict_metrics::{MetricsError, PublishedMetrics};
 
-use x402_verdict_consumer::{fetch_capped, http_client, HttpClientError};
+use x402_verdict_consumer::{fetch_capped, http_client, HttpClientError, Unfetched};
 
 /// Why a metrics command changed nothing: what could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -24,12 +24,12 @@ pub enum MetricsCommandError {
         status: u16,
     },
     /// No answer could be read.
-    #[error("{url}: {}; the snapshot is unchanged", unfetched(*.failure))]
+    #[error("{url}: the snapshot is unchanged, {}", unfetched(failure))]
     Unfetched {
         /// The metrics URL.
         url: String,
-        /// Why.
-        failure: FetchFailure,
+        /// Why, and the HTTP client's words.
+        failure: Unfetched,
     },
     /// The answer is not a valid document.
     #[error("{url}: the snapshot is unchanged, not a valid published-metrics/v1 document")]
@@ -76,13 +76,18 @@ pub enum MetricsCommandError {
     },
 }
 
-/// Why a fetch gave no answer, in a few words.
-fn unfetched(failure: FetchFailure) -> &'static str {
-    match failure {
+/// Why a fetch gave no answer, in a few words, then the HTTP client's
+/// (`unreachable: error sending request: …`).
+fn unfetched(unfetched: &Unfetched) -> String {
+    let why = match unfetched.failure {
         FetchFailure::Timeout => "no complete answer in time",
         FetchFailure::Network => "unreachable",
         FetchFailure::TooLarge => "the answer is over 64 KiB",
         FetchFailure::Redirected => "redirected to another origin",
+    };
+    match &unfetched.detail {
+        Some(detail) => format!("{why}: {detail}"),
+        None => why.to_owned(),
     }
 }
 
@@ -141,7 +146,7 @@ async fn snapshot(args: SnapshotArgs) -> Result<(), MetricsCommandError> {
         fetch_capped(&client, &url, "application/json", MAX_BODY_BYTES),
     )
     .await
-    .unwrap_or(Err(FetchFailure::Timeout));
+    .unwrap_or(Err(FetchFailure::Timeout.into()));
     let body = match fetched {
         Ok((200, body)) => body,
         Ok((status, _)) => return Err(MetricsCommandError::Status { url, status }),
