@@ -6,13 +6,10 @@
 // dev-dependencies, which the integration tests use).
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
 
-// Named as a dependency only to turn on its `rand_core` feature (key
-// generation); the code reaches it through the core's re-export.
-use ed25519_dalek as _;
-
-mod consumer;
-mod jsonfile;
-mod service;
+mod check;
+mod lookup;
+mod mcp;
+mod scan;
 mod shown;
 
 use std::process::ExitCode;
@@ -36,22 +33,22 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the reference verification service.
-    Serve(service::ServeArgs),
+    Serve(x402_verdict_service::ServeArgs),
     /// Serve the verifier as MCP tools over stdio, or Streamable HTTP with --listen (configured by VERIFICATION_* variables).
-    Mcp(consumer::mcp::McpArgs),
+    Mcp(mcp::McpArgs),
     /// Look one endpoint up and print the result.
-    Lookup(consumer::lookup::LookupArgs),
+    Lookup(lookup::LookupArgs),
     /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
-    Check(consumer::check::CheckArgs),
+    Check(check::CheckArgs),
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
-    Scan(consumer::scan::ScanArgs),
+    Scan(scan::ScanArgs),
     /// Write a new signing key file, or rotate one.
-    Keygen(service::keys::KeygenArgs),
+    Keygen(x402_verdict_service::keys::KeygenArgs),
     /// Sign a verdict offline (for publishing on a static host or CDN).
-    Sign(service::keys::SignArgs),
+    Sign(x402_verdict_service::keys::SignArgs),
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
-    Metrics(service::metrics::commands::MetricsCommand),
+    Metrics(x402_verdict_service::metrics::commands::MetricsCommand),
 }
 
 fn main() -> ExitCode {
@@ -89,28 +86,28 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve(args) => refused(service::run(args).await),
-            Command::Mcp(args) => {
-                match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                    Ok(config) => refused(consumer::mcp::run(config, args).await),
-                    Err(problem) => refused(Err(problem)),
-                }
-            }
-            Command::Lookup(args) => refused(consumer::lookup::lookup(args).await),
+            Command::Serve(args) => refused(x402_verdict_service::run(args).await),
+            Command::Mcp(args) => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
+                Ok(config) => refused(mcp::run(config, args).await),
+                Err(problem) => refused(Err(problem)),
+            },
+            Command::Lookup(args) => refused(lookup::lookup(args).await),
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
-            Command::Check(args) => consumer::check::check(args).await.map_err(|e| {
+            Command::Check(args) => check::check(args).await.map_err(|e| {
                 print_error(&e);
                 e.exit_code()
             }),
             // `scan` tells a listing that could not be read (exit 1) from bad input (exit 2).
-            Command::Scan(args) => consumer::scan::scan(args).await.map_err(|e| {
+            Command::Scan(args) => scan::scan(args).await.map_err(|e| {
                 print_error(&e);
                 e.exit_code()
             }),
-            Command::Keygen(args) => refused(service::keys::keygen(args)),
-            Command::Sign(args) => refused(service::keys::sign(args)),
-            Command::Metrics(command) => refused(service::metrics::commands::run(command).await),
+            Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
+            Command::Metrics(command) => {
+                refused(x402_verdict_service::metrics::commands::run(command).await)
+            }
         }
     });
     match result {

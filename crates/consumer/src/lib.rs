@@ -14,6 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 use reqwest::redirect::Policy;
 use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
+use x402_verdict_core::request::{check_timeout_ms, TimeoutError};
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
     MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
@@ -23,6 +24,29 @@ use x402_verdict_core::{
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start the HTTP client")]
 pub struct HttpClientError(#[source] reqwest::Error);
+
+/// A timeout (`--timeout-ms`, `VERIFICATION_TIMEOUT_MS`) that is not one.
+#[derive(Debug, thiserror::Error)]
+pub enum TimeoutArgError {
+    /// Not a whole number at all.
+    #[error("must be a whole number")]
+    NotANumber,
+    /// A whole number out of range.
+    #[error(transparent)]
+    OutOfRange(#[from] TimeoutError),
+}
+
+/// Parses a whole-exchange timeout in milliseconds (1 to 60000).
+///
+/// # Errors
+///
+/// Not a whole number, or out of range.
+pub fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
+    let ms = text
+        .parse::<u64>()
+        .map_err(|_| TimeoutArgError::NotANumber)?;
+    Ok(check_timeout_ms(ms)?)
+}
 
 /// An error and each of its causes, one after the other, as the command
 /// and the Python package show them: `registry.json: No such file or

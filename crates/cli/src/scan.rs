@@ -24,7 +24,7 @@ use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::writing::line;
 use x402_verdict_core::BaseUrl;
 
-use super::lookup::{parse_base_url, TrustArgs};
+use crate::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;
 use x402_verdict_consumer::{HttpClientError, Verifier};
 

@@ -14,7 +14,7 @@ use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::writing::line;
 use x402_verdict_core::{BaseUrl, Challenge};
 
-use super::lookup::{parse_base_url, TrustArgs};
+use crate::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;
 use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError};
 

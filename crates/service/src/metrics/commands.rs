@@ -104,13 +104,13 @@ pub enum MetricsCommand {
 #[derive(clap::Args, Debug)]
 pub struct SnapshotArgs {
     /// The verification service's base URL.
-    #[arg(long, value_parser = crate::consumer::lookup::parse_base_url)]
+    #[arg(long, value_parser = BaseUrl::parse)]
     pub base_url: BaseUrl,
     /// The snapshot file to write (replaced only by a valid document).
     #[arg(long)]
     pub out: PathBuf,
     /// Whole-exchange timeout in milliseconds (1 to 60000).
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = crate::consumer::lookup::parse_timeout)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = x402_verdict_consumer::parse_timeout)]
     pub timeout_ms: u32,
 }
 
