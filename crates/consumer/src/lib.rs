@@ -124,7 +124,7 @@ struct Answer {
 }
 
 /// A request under way for one verdict URL, which every lookup of it awaits.
-type Asking = Shared<BoxFuture<'static, Result<Answer, Unfetched>>>;
+type Asking = Shared<BoxFuture<'static, Result<Answer, FetchError>>>;
 
 /// Answers kept for reuse, by verdict URL: as long as the service's
 /// `Cache-Control` allows (at most an hour), at most
@@ -250,7 +250,7 @@ impl Verifier {
     /// # Errors
     ///
     /// As [`fetch_capped`].
-    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), Unfetched> {
+    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchError> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
 }
@@ -263,13 +263,13 @@ async fn fetch_verdict(
     url: String,
     timeout: Duration,
     kept: Option<Arc<Kept>>,
-) -> Result<Answer, Unfetched> {
+) -> Result<Answer, FetchError> {
     let fetched = tokio::time::timeout(
         timeout,
         fetch(&client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
     )
     .await
-    .map_err(|_| Unfetched::from(FetchFailure::Timeout))
+    .map_err(|_| FetchError::from(FetchFailure::Timeout))
     .and_then(|fetched| fetched);
     let answered = fetched.map(answer_of);
     if let Some(kept) = kept {
@@ -284,7 +284,7 @@ async fn fetch_verdict(
 }
 
 /// The answer `fetched` is, and the seconds it may be kept.
-fn answer_of(fetched: Fetched) -> (Answer, u32) {
+fn answer_of(fetched: Received) -> (Answer, u32) {
     let reuse = reuse_seconds(&fetched.cache_control);
     let answer = Answer {
         status: fetched.status,
@@ -296,7 +296,7 @@ fn answer_of(fetched: Fetched) -> (Answer, u32) {
 
 /// What a GET received: the status, the `Cache-Control` (empty when
 /// absent) and the body.
-struct Fetched {
+struct Received {
     status: u16,
     cache_control: String,
     body: Vec<u8>,
@@ -305,7 +305,7 @@ struct Fetched {
 /// Why a GET got no HTTP answer, and the HTTP client's own words about it:
 /// what the core's [`Response::Failed`] carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfetched {
+pub struct FetchError {
     /// Why, as the core reads it.
     pub failure: FetchFailure,
     /// The client's error and its causes ([`error_chain`]), without the
@@ -315,11 +315,11 @@ pub struct Unfetched {
     pub detail: Option<String>,
 }
 
-impl Unfetched {
+impl FetchError {
     /// The exchange failed (refused, reset, DNS, TLS, a body that broke
     /// off): `error`, in the client's words.
     fn network(error: reqwest::Error) -> Self {
-        Unfetched {
+        FetchError {
             failure: FetchFailure::Network,
             detail: Some(error_chain(&error.without_url())),
         }
@@ -331,10 +331,10 @@ impl Unfetched {
     }
 }
 
-impl From<FetchFailure> for Unfetched {
+impl From<FetchFailure> for FetchError {
     /// A failure the client has no words for.
     fn from(failure: FetchFailure) -> Self {
-        Unfetched {
+        FetchError {
             failure,
             detail: None,
         }
@@ -353,7 +353,7 @@ pub async fn fetch_capped(
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<(u16, Vec<u8>), Unfetched> {
+) -> Result<(u16, Vec<u8>), FetchError> {
     let fetched = fetch(client, url, accept, cap).await?;
     Ok((fetched.status, fetched.body))
 }
@@ -364,13 +364,13 @@ async fn fetch(
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<Fetched, Unfetched> {
+) -> Result<Received, FetchError> {
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, accept)
         .send()
         .await
-        .map_err(Unfetched::network)?;
+        .map_err(FetchError::network)?;
     let status = response.status();
     // A redirect the policy refused is handed back as it came; any other 3xx
     // (304, 300, or a redirect without a Location) is a status.
@@ -388,13 +388,13 @@ async fn fetch(
         .unwrap_or_default()
         .to_owned();
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(Unfetched::network)? {
+    while let Some(chunk) = response.chunk().await.map_err(FetchError::network)? {
         if body.len() + chunk.len() > cap {
             return Err(FetchFailure::TooLarge.into());
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(Fetched {
+    Ok(Received {
         status: status.as_u16(),
         cache_control,
         body,
