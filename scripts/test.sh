@@ -19,16 +19,27 @@ node scripts/check-self-contained.mjs
 
 step "format and lints"
 cargo fmt --all -- --check
-# The tests' build of the command pins its clock (`serve --now`, feature
-# pinned-clock); a release has no such option, linted as it ships too.
-cargo clippy --workspace --all-targets --features x402-verdict/pinned-clock --quiet -- -D warnings
+# The tests' build of the command pins its clock (`serve --now`: its
+# dev-dependency turns on the feature pinned-clock); a release has no such
+# option, linted as it ships too, and so is the command without its servers
+# (docs/building.md, "The command's features").
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy -p x402-verdict --quiet -- -D warnings
+cargo clippy -p x402-verdict --no-default-features --quiet -- -D warnings
+cargo clippy -p x402-verdict --no-default-features --features mcp --quiet -- -D warnings
+# lookup, check and scan alone build none of the server stack.
+server_stack="$(cargo tree -p x402-verdict --no-default-features -e normal --prefix none \
+  | grep -E '^(rusqlite|axum|rmcp|x402-verdict-service|x402-verdict-http) ' || true)"
+if [ -n "$server_stack" ]; then
+  printf 'x402-verdict --no-default-features builds the server stack:\n%s\n' "$server_stack" >&2
+  exit 1
+fi
 cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 # The x402-verdict package's wasm (its own feature, outside the defaults).
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
 
 step "native tests (cargo test)"
-cargo test --workspace --features x402-verdict/pinned-clock --quiet
+cargo test --workspace --quiet
 
 step "differential fuzz of the strict parser and RFC 8785 writer (short run; npm run fuzz for a long one)"
 cargo run --quiet -p x402-verdict-core --example fuzz -- --seconds 3

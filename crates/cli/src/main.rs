@@ -8,6 +8,7 @@
 
 mod check;
 mod lookup;
+#[cfg(feature = "mcp")]
 mod mcp;
 mod scan;
 mod shown;
@@ -32,8 +33,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    #[cfg(feature = "service")]
     /// Run the reference verification service.
     Serve(x402_verdict_service::ServeArgs),
+    #[cfg(feature = "mcp")]
     /// Serve the verifier as MCP tools over stdio, or Streamable HTTP with --listen (configured by VERIFICATION_* variables).
     Mcp(mcp::McpArgs),
     /// Look one endpoint up and print the result.
@@ -42,10 +45,13 @@ enum Command {
     Check(check::CheckArgs),
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
     Scan(scan::ScanArgs),
+    #[cfg(feature = "service")]
     /// Write a new signing key file, or rotate one.
     Keygen(x402_verdict_service::keys::KeygenArgs),
+    #[cfg(feature = "service")]
     /// Sign a verdict offline (for publishing on a static host or CDN).
     Sign(x402_verdict_service::keys::SignArgs),
+    #[cfg(feature = "service")]
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
     Metrics(x402_verdict_service::metrics::commands::MetricsCommand),
@@ -74,6 +80,7 @@ fn main() -> ExitCode {
         .init();
     // The service uses every core; the other commands need one thread.
     let mut builder = match cli.command {
+        #[cfg(feature = "service")]
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
@@ -86,7 +93,9 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
+            #[cfg(feature = "service")]
             Command::Serve(args) => refused(x402_verdict_service::run(args).await),
+            #[cfg(feature = "mcp")]
             Command::Mcp(args) => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
                 Ok(config) => refused(mcp::run(config, args).await),
                 Err(problem) => refused(Err(problem)),
@@ -103,8 +112,11 @@ fn main() -> ExitCode {
                 print_error(&e);
                 e.exit_code()
             }),
+            #[cfg(feature = "service")]
             Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            #[cfg(feature = "service")]
             Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
+            #[cfg(feature = "service")]
             Command::Metrics(command) => {
                 refused(x402_verdict_service::metrics::commands::run(command).await)
             }
