@@ -3,6 +3,7 @@
 // A dependency nothing uses fails the build (the test build also sees the
 // dev-dependencies).
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
+#![warn(missing_docs)]
 
 // Named as a dependency only to turn on its `rand_core` feature (key
 // generation); the code reaches it through the core's re-export.
@@ -82,6 +83,7 @@ pub struct ServeArgs {
     /// items (a JSON list), paged as a facilitator does (a demo listing).
     #[arg(long, value_name = "FILE")]
     pub demo_discovery: Option<PathBuf>,
+    /// The limits on the service's HTTP connections.
     #[command(flatten)]
     pub connections: connections::ConnectionArgs,
     /// The operator file (JSON: operator, relatedParty, disclosure); without
