@@ -46,11 +46,18 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
   const most = engine.maxKeptVerdicts();
   /** By endpoint key, least recently asked first: { endpoint, verdict, freshUntil, staleUntil, asked, pending, timer }. */
   const kept = new Map();
+  /** By endpoint key, the request in flight. */
+  const inFlight = new Map();
   const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl });
 
-  /** Fetches the entry's verdict anew (one request at a time); keeps the old one within its stale window when none came. */
+  /**
+   * Fetches the entry's verdict anew; keeps the old one within its stale
+   * window when none came. One request per endpoint at a time: an entry made
+   * anew while its endpoint's request is in flight (its old entry dropped
+   * meanwhile) takes that request's answer.
+   */
   function refresh(entry) {
-    entry.pending ??= engine.fetchVerdict(optionsOf(entry.endpoint)).then((answer) => {
+    entry.pending ??= requestOf(entry.endpoint).then((answer) => {
       entry.pending = undefined;
       const now = Date.now();
       if (answer.verdict !== undefined || now >= entry.staleUntil) {
@@ -70,6 +77,17 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
       entry.timer.unref?.();
     });
     return entry.pending;
+  }
+
+  /** The request in flight for `endpoint`, started when there is none; kept until it settles, whatever becomes of its entry. */
+  function requestOf(endpoint) {
+    const key = keyOf(endpoint);
+    let request = inFlight.get(key);
+    if (!request) {
+      request = engine.fetchVerdict(optionsOf(endpoint)).finally(() => inFlight.delete(key));
+      inFlight.set(key, request);
+    }
+    return request;
   }
 
   function forget(entry) {

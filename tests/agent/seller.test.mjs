@@ -4,7 +4,8 @@
 // @x402/hono 2.27's, in Node), unmodified,
 // with the loopback fake facilitator (tests/support/x402-servers.mjs), and
 // real browsers in each engine (tests/support/browser.mjs). Its verdict cache
-// in Node (one request per endpoint in flight, kept per Cache-Control); a
+// in Node (one request per endpoint in flight, also across its dropping,
+// kept per Cache-Control); a
 // browser's GET of a paid route gets the 402 paywall with a badge per
 // accepted option, verified and not verified, with no request from the
 // browser to the service once the verdicts are warm, and badges that fetch
@@ -21,6 +22,7 @@ import { AGENT_PACKAGE, PACKAGE } from "../support/package.mjs";
 import { attested, serveRegistry } from "../support/reference-service.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, SOLANA_NETWORK, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { Hono } from "hono";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
@@ -28,6 +30,7 @@ import { paymentMiddleware as honoPaymentMiddleware, x402ResourceServer } from "
 import { ExactSvmScheme } from "@x402/svm/exact/server";
 
 const { badgeHtml, headHtml, verdictCache, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
+const { engine: core } = await import(`${AGENT_PACKAGE}engine.js`);
 const publicKey = JSON.parse(readFileSync(demoKeys(), "utf8")).current.publicKey;
 
 /** The nonce of the request being answered. */
@@ -94,6 +97,42 @@ test("the verdict cache asks once per endpoint at a time, and keeps the answer p
     keyless.clear();
   } finally {
     cache.clear();
+  }
+});
+
+test("an endpoint whose request is in flight gets no second one when it is dropped and asked again", async () => {
+  // A loopback service that holds the answers about one endpoint until told, and answers the others at once.
+  const held = { chain: EVM_NETWORK, payTo: EVM_PAY_TO, resourceUrl: "https://api.example.com/held" };
+  const asked = new Map();
+  let release;
+  const released = new Promise((done) => { release = done; });
+  const server = createServer(async (req, res) => {
+    const resource = new URL(req.url, "http://localhost").searchParams.get("resourceUrl");
+    asked.set(resource, (asked.get(resource) ?? 0) + 1);
+    if (resource === held.resourceUrl) await released;
+    res.writeHead(404, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end('{"error":"no attestation for this endpoint"}');
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const cache = verdictCache({ baseUrl: `http://127.0.0.1:${server.address().port}`, publicKey });
+  try {
+    cache.get(held);
+    for (const until = Date.now() + 20000; asked.get(held.resourceUrl) !== 1;) {
+      assert.ok(Date.now() < until, "the held endpoint's request reached the service");
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    // As many others as the cache keeps: the held endpoint, least recently asked, is dropped.
+    const others = Array.from({ length: core.maxKeptVerdicts() }, (_, i) => ({ ...held, resourceUrl: `https://api.example.com/other/${i}` }));
+    for (const other of others) cache.get(other);
+    cache.get(held);
+    release();
+    assert.equal(await cache.fetch(held), undefined);
+    await Promise.all(others.map((other) => cache.fetch(other)));
+    assert.equal(asked.get(held.resourceUrl), 1, "one request for the held endpoint reached the service");
+    assert.equal(asked.size, others.length + 1);
+  } finally {
+    cache.clear();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
   }
 });
 
