@@ -21,8 +21,10 @@
 // may be inlined now (inlinedResult), the bound on what is kept
 // (maxKeptVerdicts), the payment requirements' reading
 // (endpointsFromPaymentRequired) and the words of its own page
-// (paywallWords). This file keeps and writes.
+// (paywallWords). This file keeps and writes; where its snippets go in a
+// provider's page is ./placement.js's (an HTML parser's, never a text search).
 import { engine } from "./engine.js";
+import { withBadges } from "./placement.js";
 
 /** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
 const EMBED_WASM = "x402_verdict_embed_bg.wasm";
@@ -164,14 +166,6 @@ export function headHtml({ badgeScriptUrl, nonce }) {
   const nonced = n === undefined || n === null ? "" : ` nonce="${escape(n)}"`;
   return `<link rel="preload" href="${escape(wasm)}" as="fetch" type="application/wasm" crossorigin${nonced}>`
     + `<script src="${escape(badgeScriptUrl)}"${nonced}></script>`;
-}
-
-/** `page` with `head` before its </head> and `body` before its last </body> (at its start and end when it has none). */
-function withBadges(page, head, body) {
-  const headAt = page.search(/<\/head>/i);
-  const headed = headAt < 0 ? head + page : page.slice(0, headAt) + head + page.slice(headAt);
-  const bodyAt = headed.toLowerCase().lastIndexOf("</body>");
-  return bodyAt < 0 ? headed + body : headed.slice(0, bodyAt) + body + headed.slice(bodyAt);
 }
 
 /** The seller's own 402 page, for a provider given no paywall: its words are the core's. */
