@@ -181,7 +181,9 @@ function ownPage() {
  * @x402/paywall's; without one, a 402 page of its own) with a badge for
  * each option the payment requirements accept (`resource.url`, each
  * `accepts[].network` and `payTo`), its verdict inlined when one is warm,
- * and the head snippet. Its `cache` keeps them warm.
+ * and the head snippet, placed where an HTML parser finds the page's head
+ * and body (./placement.js; the page as given when they cannot go there
+ * safely). Its `cache` keeps them warm.
  */
 export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
   const cache = verdictCache({ baseUrl, publicKey, strict, timeoutMs });
