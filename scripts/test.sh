@@ -41,12 +41,8 @@ cargo clippy --target wasm32-unknown-unknown --no-default-features --features ag
 step "native tests (cargo test)"
 cargo test --workspace --quiet
 
-step "packaging (cargo package: every crate for crates.io packs and builds from its own tarball)"
-# Against each other's tarballs (cargo packages a workspace's crates
-# together), in the shared target folder; --offline, as every dependency
-# is already fetched by the steps above, and --allow-dirty for work in
-# progress. The Python module ships as a wheel (publish = false).
-cargo package --workspace --exclude x402-verdict-python --allow-dirty --offline --quiet
+step "packaging (every crate for crates.io packs and builds from its own tarball)"
+bash scripts/package-crates.sh
 
 step "differential fuzz of the strict parser and RFC 8785 writer (short run; npm run fuzz for a long one)"
 cargo run --quiet -p x402-verdict-core --example fuzz -- --seconds 3
