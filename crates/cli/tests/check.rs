@@ -562,7 +562,11 @@ async fn takes_the_verdicts_a_challenge_staples() {
             stapled(&many),
             vec!["--public-key", key.as_str()],
         ),
-        ("no keys configured", stapled(&[document.clone()]), vec![]),
+        (
+            "no keys configured",
+            stapled(std::slice::from_ref(&document)),
+            vec![],
+        ),
     ] {
         let value = header(&challenge);
         let args = [
