@@ -31,11 +31,29 @@ export interface PaymentEndpoints {
   reason?: string;
 }
 
-/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. */
+/** A row of a live read, as `x402-verdict scan --live --json` writes it (without its `result`): what a listed resource asks now, compared with its listing. Its option's members are the live option's when the resource asks for it now, else the listed one's. */
+export interface LiveRow extends PaymentEndpoint {
+  /** The listed resource that was read. */
+  resource: string;
+  live: "live" | "changed" | "not-402" | "unreachable";
+  /** On a `changed` row: `["added"]`, `["gone"]`, or the terms that changed (`network`, `payTo`, `resourceUrl`, `scheme`, `asset`, `amount`). */
+  change?: string[];
+  /** The listed option, when the terms changed. */
+  listed?: PaymentEndpoint;
+  /** The status the resource answered with. */
+  status?: number;
+  /** Why there is no challenge (`not-402`, `unreachable`). */
+  reason?: string;
+  /** The row in one line: `changed: another payTo (listed 0x…, now 0x…)`. */
+  note: string;
+}
+
+/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. With a live snapshot, each endpoint's row of it (`live`), each item's added options (`added`), and why a line of the snapshot was not read (`liveReason`). */
 export interface DiscoveryEndpoints {
-  items: PaymentEndpoints[];
+  items: (PaymentEndpoints & { endpoints: (PaymentEndpoint & { live?: LiveRow })[]; added?: LiveRow[] })[];
   pagination?: { limit: number; offset: number; total: number };
   reason?: string;
+  liveReason?: string;
 }
 "#;
 
@@ -57,14 +75,19 @@ pub fn endpoints_from_payment_required(
 /// Reads a facilitator's discovery listing page (`GET
 /// /discovery/resources`: an object with `items`, or its JSON text) or one
 /// of its items. Returns each item's endpoints, or none and the reason it
-/// cannot be read, and the page's pagination. Never throws.
+/// cannot be read, and the page's pagination; with `live`, the text of a
+/// live snapshot (`x402-verdict scan --live --json`), each endpoint's row
+/// of it. Never throws.
 #[wasm_bindgen(js_name = endpointsFromDiscovery, unchecked_return_type = "DiscoveryEndpoints")]
 pub fn endpoints_from_discovery(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] live: JsValue,
 ) -> JsValue {
+    // Anything but text is no snapshot.
+    let live = live.as_string();
     let read = match input.as_string() {
-        Some(text) => DiscoveryEndpoints::from(Page::from_json(text.as_bytes())),
-        None => DiscoveryEndpoints::from_value(to_value(&input, 0)),
+        Some(text) => DiscoveryEndpoints::read(Page::from_json(text.as_bytes()), live.as_deref()),
+        None => DiscoveryEndpoints::from_value(to_value(&input, 0), live.as_deref()),
     };
     to_js(&read, "items")
 }

@@ -2,10 +2,14 @@
 //! (whole-exchange timeout, 64 KiB cap, no credentials, no redirect to
 //! another origin) and hands what it got to the core, which decides
 //! everything. The `x402-verdict` command and the Python package
-//! (`x402_verdict`) share it: one HTTP client, its rules written once.
+//! (`x402_verdict`) share it: one HTTP client, its rules written once; and
+//! the politeness of a command that asks many resources at once
+//! ([`polite`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod polite;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -43,7 +47,9 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// The HTTP client of every native consumer: no cookies or credentials,
-/// redirects followed within the first URL's origin only (at most 5).
+/// redirects followed within the first URL's origin only (at most 5), each
+/// request naming the tool and its version (`User-Agent:
+/// x402-verdict/0.1.0`).
 ///
 /// # Errors
 ///
@@ -466,12 +472,13 @@ mod tests {
 
         let e = ItemError {
             index: 3,
+            resource: Some("https://a.example/x".into()),
             rule: ItemRule::Challenge(ChallengeRule::NotJson(unended())),
         };
         wraps(&e);
         agree(
             &e,
-            "items[3]: not strict JSON: unexpected end of input at byte 1",
+            "items[3] (https://a.example/x): not strict JSON: unexpected end of input at byte 1",
         );
         let e = Page::from_json(br#"{"items": [5, {}]}"#).unwrap().items[1]
             .clone()

@@ -18,9 +18,10 @@ use crate::challenge::{
     read_accepts, text, ChallengeRule, Endpoints, Member, PaymentOption, ValueRule,
 };
 use crate::json::{parse_strict, ParseError, Value};
+use crate::live::{LiveRow, LiveSnapshot};
 use crate::member::MemberRule;
 use crate::options::ReadError;
-use crate::writing::{error_from_words, line, uDisplay, Chain};
+use crate::writing::{error_from_words, line, shortened, uDisplay, Chain};
 
 /// The largest page read, in bytes of JSON.
 pub const MAX_PAGE_BYTES: usize = 4 << 20;
@@ -87,10 +88,13 @@ impl Page {
         }
         let Some(items) = value.get("items") else {
             if value.get("accepts").is_some() {
-                let item =
-                    DiscoveryItem::from_value(value).map_err(|e| ItemError { index: 0, ..e });
+                // An item names its resource by a string; a payment
+                // challenge has none (v1) or an object (v2).
+                if !matches!(value.get("resource"), Some(Value::String(_))) {
+                    return Err(PageError::Challenge);
+                }
                 return Ok(Page {
-                    items: vec![item],
+                    items: vec![DiscoveryItem::from_value(value)],
                     pagination: None,
                 });
             }
@@ -139,19 +143,35 @@ impl DiscoveryItem {
     ///
     /// # Errors
     ///
-    /// The first member that is missing or wrong.
+    /// The first member that is missing or wrong, with the item's resource
+    /// when it could be read.
     pub fn from_value(value: &Value) -> Result<Self, ItemError> {
-        let refused = |rule| ItemError { index: 0, rule };
         if !matches!(value, Value::Object(_)) {
-            return Err(refused(ItemRule::NotAnObject));
+            return Err(ItemError {
+                index: 0,
+                resource: None,
+                rule: ItemRule::NotAnObject,
+            });
         }
+        let resource = text(value, "resource").map_err(|rule| ItemError {
+            index: 0,
+            resource: None,
+            rule: ItemRule::Challenge(ChallengeRule::Member {
+                member: Member::Top("resource"),
+                rule,
+            }),
+        })?;
+        let refused = |rule| ItemError {
+            index: 0,
+            resource: Some(shortened(resource, MAX_NAMED_RESOURCE_BYTES).into_owned()),
+            rule,
+        };
         let member = |name, rule| {
             refused(ItemRule::Challenge(ChallengeRule::Member {
                 member: Member::Top(name),
                 rule,
             }))
         };
-        let resource = text(value, "resource").map_err(|rule| member("resource", rule))?;
         let version = match value.get("x402Version") {
             Some(Value::Integer(1)) => 1,
             Some(Value::Integer(2)) => 2,
@@ -185,7 +205,9 @@ impl DiscoveryItem {
 /// What a reading gives a caller that wants endpoints (the browser's
 /// `endpointsFromDiscovery`): each item's endpoints, or none and the
 /// reason, as `endpointsFromPaymentRequired` gives a challenge's; the
-/// page's pagination; or no items and why the page cannot be read.
+/// page's pagination; or no items and why the page cannot be read. With a
+/// live snapshot (`scan --live --json`'s rows, [`LiveSnapshot`]), what it
+/// says of each item.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiscoveryEndpoints {
     /// One per item, in order.
@@ -194,15 +216,31 @@ pub struct DiscoveryEndpoints {
     pub pagination: Option<Pagination>,
     /// Why the page cannot be read.
     pub reason: Option<String>,
+    /// With a live snapshot: one per item, in order.
+    pub live: Vec<ItemLive>,
+    /// Why a line of the live snapshot was not read (the first such line).
+    pub live_reason: Option<String>,
+}
+
+/// What a live snapshot says of one item of a page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItemLive {
+    /// The row of each endpoint of the item, in order, where the snapshot
+    /// has one.
+    pub listed: Vec<Option<LiveRow>>,
+    /// The rows of the options its resource asks for and the item does not
+    /// name.
+    pub added: Vec<LiveRow>,
 }
 
 impl DiscoveryEndpoints {
     /// The endpoints of a page handed over as a value (a browser's object,
-    /// read by property access); anything that is no object, or holds a
-    /// value JSON cannot hold, gives none, and says why.
-    pub fn from_value(read: Result<Option<Value>, ReadError>) -> Self {
+    /// read by property access), with what the `live` snapshot's text says
+    /// of them; anything that is no object, or holds a value JSON cannot
+    /// hold, gives none, and says why.
+    pub fn from_value(read: Result<Option<Value>, ReadError>, live: Option<&str>) -> Self {
         match read {
-            Ok(Some(value)) => Self::from(Page::from_value(&value)),
+            Ok(Some(value)) => Self::read(Page::from_value(&value), live),
             Ok(None) => Self::from(Err(PageError::NotAnObject)),
             Err(problem) => Self::none(crate::writing::text!(
                 "a value in the listing {}",
@@ -211,40 +249,71 @@ impl DiscoveryEndpoints {
         }
     }
 
+    /// The endpoints of a page as `read`, with what the `live` snapshot's
+    /// text says of them ([`LiveSnapshot::from_json_lines`]).
+    pub fn read(read: Result<Page, PageError>, live: Option<&str>) -> Self {
+        let page = match read {
+            Ok(page) => page,
+            Err(e) => return Self::none(line(&e)),
+        };
+        let snapshot = live.map(LiveSnapshot::from_json_lines);
+        let of = |item: &DiscoveryItem, snapshot: &LiveSnapshot| ItemLive {
+            listed: item
+                .options
+                .iter()
+                .map(|option| snapshot.listed(option).cloned())
+                .collect(),
+            added: snapshot.added(&item.resource).cloned().collect(),
+        };
+        let mut live = Vec::new();
+        let items = page
+            .items
+            .into_iter()
+            .map(|item| match item {
+                Ok(item) => {
+                    if let Some(snapshot) = &snapshot {
+                        live.push(of(&item, snapshot));
+                    }
+                    Endpoints {
+                        endpoints: item.options,
+                        reason: None,
+                    }
+                }
+                Err(e) => {
+                    if snapshot.is_some() {
+                        live.push(ItemLive::default());
+                    }
+                    Endpoints {
+                        endpoints: Vec::new(),
+                        reason: Some(line(&e)),
+                    }
+                }
+            })
+            .collect();
+        let live_reason = snapshot.and_then(|s| s.problem).map(|e| line(&e));
+        DiscoveryEndpoints {
+            items,
+            pagination: page.pagination,
+            reason: None,
+            live,
+            live_reason,
+        }
+    }
+
     fn none(reason: String) -> Self {
         DiscoveryEndpoints {
             items: Vec::new(),
             pagination: None,
             reason: Some(reason),
+            live: Vec::new(),
+            live_reason: None,
         }
     }
 }
 
 impl From<Result<Page, PageError>> for DiscoveryEndpoints {
     fn from(read: Result<Page, PageError>) -> Self {
-        let page = match read {
-            Ok(page) => page,
-            Err(e) => return Self::none(line(&e)),
-        };
-        let items = page
-            .items
-            .into_iter()
-            .map(|item| match item {
-                Ok(item) => Endpoints {
-                    endpoints: item.options,
-                    reason: None,
-                },
-                Err(e) => Endpoints {
-                    endpoints: Vec::new(),
-                    reason: Some(line(&e)),
-                },
-            })
-            .collect();
-        DiscoveryEndpoints {
-            items,
-            pagination: page.pagination,
-            reason: None,
-        }
+        Self::read(read, None)
     }
 }
 
@@ -265,13 +334,27 @@ pub enum PageError {
     TooManyItems(usize),
     /// `pagination`, or this member of it, is not a whole number ≥ 0.
     Pagination(&'static str),
+    /// An object with `accepts` but no `resource` string: a payment
+    /// challenge (x402 v1 names no resource at its top, v2 an object), not
+    /// a listing or one of its items.
+    Challenge,
 }
 
-/// Why one item of a page cannot be read: its index and the rule.
+/// The longest resource an [`ItemError`] names, in bytes: longer ones are
+/// [`shortened`] in the middle.
+pub const MAX_NAMED_RESOURCE_BYTES: usize = 80;
+
+/// Why one item of a page cannot be read: its index, its resource when it
+/// has one, and the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemError {
     /// Its index in `items`.
     pub index: usize,
+    /// Its `resource`, when that could be read (it follows the rule of
+    /// every endpoint value: no control or format character), shortened
+    /// to [`MAX_NAMED_RESOURCE_BYTES`], so that a reader of a long
+    /// listing finds the item.
+    pub resource: Option<String>,
     /// What is wrong with it.
     pub rule: ItemRule,
 }
@@ -307,6 +390,9 @@ impl uDisplay for PageError {
                     MAX_PAGE_ITEMS
                 )
             }
+            PageError::Challenge => f.write_str(
+                "a payment challenge (accepts without a resource string), not a discovery listing or item",
+            ),
             PageError::Pagination("pagination") => f.write_str("pagination is not an object"),
             PageError::Pagination(name) => {
                 ufmt::uwrite!(
@@ -324,9 +410,13 @@ impl uDisplay for ItemError {
         &self,
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "items[{}]", self.index)?;
+        if let Some(resource) = &self.resource {
+            ufmt::uwrite!(f, " ({})", resource.as_str())?;
+        }
         match &self.rule {
-            ItemRule::NotAnObject => ufmt::uwrite!(f, "items[{}] is not an object", self.index),
-            ItemRule::Challenge(rule) => ufmt::uwrite!(f, "items[{}]: {}", self.index, rule),
+            ItemRule::NotAnObject => f.write_str(" is not an object"),
+            ItemRule::Challenge(rule) => ufmt::uwrite!(f, ": {}", rule),
         }
     }
 }
