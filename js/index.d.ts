@@ -1,8 +1,8 @@
 // Types of the package's entry (index.js).
 import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
-import type { DiscoveryEndpoints, LiveRow, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
+import type { DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
 
-export type { BadgeState, DiscoveryEndpoints, LiveRow, PaymentEndpoint, PaymentEndpoints, VerdictResult };
+export type { BadgeState, DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints, VerdictResult };
 
 /** Options of one badge: the lookup's, and its theme. */
 export interface BadgeOptions extends LookupOptions {

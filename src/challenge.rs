@@ -6,6 +6,7 @@
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
 use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
+use x402_verdict_core::live::LiveEndpoints;
 use x402_verdict_core::Challenge;
 
 use crate::json_value::to_value;
@@ -31,26 +32,16 @@ export interface PaymentEndpoints {
   reason?: string;
 }
 
-/** A row of a live read, as `x402-verdict scan --live --json` writes it (without its `result`): what a listed resource asks now, compared with its listing. Its option's members are the live option's when the resource asks for it now, else the listed one's. */
-export interface LiveRow extends PaymentEndpoint {
-  /** The listed resource that was read. */
-  resource: string;
+/** What a live snapshot (`x402-verdict scan --live --json`'s output) says of an endpoint: its row's kind and its line. */
+export interface LiveNote {
   live: "live" | "changed" | "not-402" | "unreachable";
-  /** On a `changed` row: `["added"]`, `["gone"]`, or the terms that changed (`network`, `payTo`, `resourceUrl`, `scheme`, `asset`, `amount`). */
-  change?: string[];
-  /** The listed option, when the terms changed. */
-  listed?: PaymentEndpoint;
-  /** The status the resource answered with. */
-  status?: number;
-  /** Why there is no challenge (`not-402`, `unreachable`). */
-  reason?: string;
-  /** The row in one line: `changed: another payTo (listed 0x…, now 0x…)`. */
+  /** The row in one line: `live`, `changed: another payTo (listed 0x…, now 0x…)`, `not-402: answered HTTP 404`. */
   note: string;
 }
 
-/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. With a live snapshot, each endpoint's row of it (`live`), each item's added options (`added`), and why a line of the snapshot was not read (`liveReason`). */
+/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. With a live snapshot, each endpoint's row of it (`live`, where the snapshot has one), each item's options that its resource asks now and the listing does not name (`added`), and why a line of the snapshot was not read (`liveReason`). */
 export interface DiscoveryEndpoints {
-  items: (PaymentEndpoints & { endpoints: (PaymentEndpoint & { live?: LiveRow })[]; added?: LiveRow[] })[];
+  items: (PaymentEndpoints & { endpoints: (PaymentEndpoint & { live?: LiveNote })[]; added?: (PaymentEndpoint & { live: LiveNote })[] })[];
   pagination?: { limit: number; offset: number; total: number };
   reason?: string;
   liveReason?: string;
@@ -83,13 +74,15 @@ pub fn endpoints_from_discovery(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | undefined")] live: JsValue,
 ) -> JsValue {
-    // Anything but text is no snapshot.
-    let live = live.as_string();
-    let read = match input.as_string() {
-        Some(text) => DiscoveryEndpoints::read(Page::from_json(text.as_bytes()), live.as_deref()),
-        None => DiscoveryEndpoints::from_value(to_value(&input, 0), live.as_deref()),
+    let page = match input.as_string() {
+        Some(text) => Page::from_json(text.as_bytes()),
+        None => Page::read_value(to_value(&input, 0)),
     };
-    to_js(&read, "items")
+    // Anything but text is no snapshot.
+    match live.as_string() {
+        Some(snapshot) => to_js(&LiveEndpoints::read(page, &snapshot), "items"),
+        None => to_js(&DiscoveryEndpoints::from(page), "items"),
+    }
 }
 
 /// `value` as a plain JS object, through serde; should it not write, no

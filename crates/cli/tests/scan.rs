@@ -391,7 +391,11 @@ async fn a_payment_challenge_is_no_listing_live_or_saved() {
         let (code, out, err) = scan(&["--from-file", path.to_str().unwrap()]).await;
         assert_eq!(
             (code, out.as_str(), err.as_str()),
-            (2, "", format!("x402-verdict: {}: {NOT_A_LISTING}\n", path.display()).as_str())
+            (
+                2,
+                "",
+                format!("x402-verdict: {}: {NOT_A_LISTING}\n", path.display()).as_str()
+            )
         );
     }
 }

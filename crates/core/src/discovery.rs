@@ -18,7 +18,6 @@ use crate::challenge::{
     read_accepts, text, ChallengeRule, Endpoints, Member, PaymentOption, ValueRule,
 };
 use crate::json::{parse_strict, ParseError, Value};
-use crate::live::{LiveRow, LiveSnapshot};
 use crate::member::MemberRule;
 use crate::options::ReadError;
 use crate::writing::{error_from_words, line, shortened, uDisplay, Chain};
@@ -121,6 +120,23 @@ impl Page {
     }
 }
 
+impl Page {
+    /// A page handed over as a value (a browser's object, read by property
+    /// access): anything that is no object, or holds a value JSON cannot
+    /// hold, is no page.
+    ///
+    /// # Errors
+    ///
+    /// As [`Page::from_value`], and [`PageError::ValueNotJson`].
+    pub fn read_value(read: Result<Option<Value>, ReadError>) -> Result<Self, PageError> {
+        match read {
+            Ok(Some(value)) => Page::from_value(&value),
+            Ok(None) => Err(PageError::NotAnObject),
+            Err(problem) => Err(PageError::ValueNotJson(problem)),
+        }
+    }
+}
+
 impl Pagination {
     fn from_value(value: &Value) -> Result<Self, PageError> {
         let number = |name: &'static str| match value.get(name) {
@@ -205,9 +221,7 @@ impl DiscoveryItem {
 /// What a reading gives a caller that wants endpoints (the browser's
 /// `endpointsFromDiscovery`): each item's endpoints, or none and the
 /// reason, as `endpointsFromPaymentRequired` gives a challenge's; the
-/// page's pagination; or no items and why the page cannot be read. With a
-/// live snapshot (`scan --live --json`'s rows, [`LiveSnapshot`]), what it
-/// says of each item.
+/// page's pagination; or no items and why the page cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiscoveryEndpoints {
     /// One per item, in order.
@@ -216,104 +230,39 @@ pub struct DiscoveryEndpoints {
     pub pagination: Option<Pagination>,
     /// Why the page cannot be read.
     pub reason: Option<String>,
-    /// With a live snapshot: one per item, in order.
-    pub live: Vec<ItemLive>,
-    /// Why a line of the live snapshot was not read (the first such line).
-    pub live_reason: Option<String>,
-}
-
-/// What a live snapshot says of one item of a page.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ItemLive {
-    /// The row of each endpoint of the item, in order, where the snapshot
-    /// has one.
-    pub listed: Vec<Option<LiveRow>>,
-    /// The rows of the options its resource asks for and the item does not
-    /// name.
-    pub added: Vec<LiveRow>,
-}
-
-impl DiscoveryEndpoints {
-    /// The endpoints of a page handed over as a value (a browser's object,
-    /// read by property access), with what the `live` snapshot's text says
-    /// of them; anything that is no object, or holds a value JSON cannot
-    /// hold, gives none, and says why.
-    pub fn from_value(read: Result<Option<Value>, ReadError>, live: Option<&str>) -> Self {
-        match read {
-            Ok(Some(value)) => Self::read(Page::from_value(&value), live),
-            Ok(None) => Self::from(Err(PageError::NotAnObject)),
-            Err(problem) => Self::none(crate::writing::text!(
-                "a value in the listing {}",
-                problem.as_str()
-            )),
-        }
-    }
-
-    /// The endpoints of a page as `read`, with what the `live` snapshot's
-    /// text says of them ([`LiveSnapshot::from_json_lines`]).
-    pub fn read(read: Result<Page, PageError>, live: Option<&str>) -> Self {
-        let page = match read {
-            Ok(page) => page,
-            Err(e) => return Self::none(line(&e)),
-        };
-        let snapshot = live.map(LiveSnapshot::from_json_lines);
-        let of = |item: &DiscoveryItem, snapshot: &LiveSnapshot| ItemLive {
-            listed: item
-                .options
-                .iter()
-                .map(|option| snapshot.listed(option).cloned())
-                .collect(),
-            added: snapshot.added(&item.resource).cloned().collect(),
-        };
-        let mut live = Vec::new();
-        let items = page
-            .items
-            .into_iter()
-            .map(|item| match item {
-                Ok(item) => {
-                    if let Some(snapshot) = &snapshot {
-                        live.push(of(&item, snapshot));
-                    }
-                    Endpoints {
-                        endpoints: item.options,
-                        reason: None,
-                    }
-                }
-                Err(e) => {
-                    if snapshot.is_some() {
-                        live.push(ItemLive::default());
-                    }
-                    Endpoints {
-                        endpoints: Vec::new(),
-                        reason: Some(line(&e)),
-                    }
-                }
-            })
-            .collect();
-        let live_reason = snapshot.and_then(|s| s.problem).map(|e| line(&e));
-        DiscoveryEndpoints {
-            items,
-            pagination: page.pagination,
-            reason: None,
-            live,
-            live_reason,
-        }
-    }
-
-    fn none(reason: String) -> Self {
-        DiscoveryEndpoints {
-            items: Vec::new(),
-            pagination: None,
-            reason: Some(reason),
-            live: Vec::new(),
-            live_reason: None,
-        }
-    }
 }
 
 impl From<Result<Page, PageError>> for DiscoveryEndpoints {
     fn from(read: Result<Page, PageError>) -> Self {
-        Self::read(read, None)
+        let page = match read {
+            Ok(page) => page,
+            Err(e) => {
+                return DiscoveryEndpoints {
+                    items: Vec::new(),
+                    pagination: None,
+                    reason: Some(line(&e)),
+                }
+            }
+        };
+        let items = page
+            .items
+            .into_iter()
+            .map(|item| match item {
+                Ok(item) => Endpoints {
+                    endpoints: item.options,
+                    reason: None,
+                },
+                Err(e) => Endpoints {
+                    endpoints: Vec::new(),
+                    reason: Some(line(&e)),
+                },
+            })
+            .collect();
+        DiscoveryEndpoints {
+            items,
+            pagination: page.pagination,
+            reason: None,
+        }
     }
 }
 
@@ -334,6 +283,8 @@ pub enum PageError {
     TooManyItems(usize),
     /// `pagination`, or this member of it, is not a whole number ≥ 0.
     Pagination(&'static str),
+    /// A value in the page that JSON cannot hold (a browser's object).
+    ValueNotJson(ReadError),
     /// An object with `accepts` but no `resource` string: a payment
     /// challenge (x402 v1 names no resource at its top, v2 an object), not
     /// a listing or one of its items.
@@ -389,6 +340,9 @@ impl uDisplay for PageError {
                     *n,
                     MAX_PAGE_ITEMS
                 )
+            }
+            PageError::ValueNotJson(problem) => {
+                ufmt::uwrite!(f, "a value in the listing {}", problem.as_str())
             }
             PageError::Challenge => f.write_str(
                 "a payment challenge (accepts without a resource string), not a discovery listing or item",

@@ -17,7 +17,7 @@
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]), and the endpoints of a facilitator's
 //!   discovery listing ([`discovery`]), and how what a listed resource
-//!   asks now compares with its listing ([`live`]);
+//!   asks now compares with its listing (`live`, feature `live`);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
@@ -56,6 +56,7 @@ pub mod hidden;
 pub mod inline;
 pub mod json;
 pub mod keys;
+#[cfg(feature = "live")]
 pub mod live;
 pub mod member;
 pub mod network;

@@ -1,7 +1,8 @@
 //! Listed against live: what a resource of a facilitator's discovery
 //! listing asks now, read from its own 402 answer, compared with what the
 //! listing says it accepts (`x402-verdict scan --live`, and a snapshot of
-//! its rows read back by `endpointsFromDiscovery`).
+//! its rows read back beside a listing's page by `endpointsFromDiscovery`:
+//! [`LiveEndpoints`]). Feature `live`: outside the badge's wasm.
 //!
 //! A listing says what a resource accepted when it was indexed. Each listed
 //! resource is read once, whatever its options and however many items name
@@ -34,12 +35,13 @@
 use std::collections::BTreeMap;
 
 use crate::challenge::{is_amount, text as member_text, Challenge, PaymentOption};
-use crate::discovery::DiscoveryItem;
+use crate::discovery::{DiscoveryEndpoints, DiscoveryItem, Page, PageError};
 use crate::endpoint::{canonical_address, Endpoint, EndpointKey, MAX_FIELD_BYTES};
 use crate::hidden::is_hidden;
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
-use crate::writing::{error_from_words, shortened, text, uDisplay, words_from_str, Chain};
+use crate::resource::normalize;
+use crate::writing::{error_from_words, line, shortened, text, uDisplay, words_from_str, Chain};
 
 /// A resource of a listing, with every option the listing names for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +60,7 @@ pub fn listed_resources(items: impl IntoIterator<Item = DiscoveryItem>) -> Vec<L
     let mut seen: BTreeMap<OptionKey, ()> = BTreeMap::new();
     let mut listed: Vec<ListedResource> = Vec::new();
     for item in items {
-        let key = crate::resource::normalize(&item.resource).into_owned();
+        let key = normalize(&item.resource).into_owned();
         let i = *at.entry(key).or_insert_with(|| {
             listed.push(ListedResource {
                 resource: item.resource.clone(),
@@ -595,15 +597,24 @@ impl Chain for SnapshotError {
 error_from_words!(SnapshotError);
 
 /// The rows of a live snapshot (`scan --live --json`'s output, one JSON
-/// object per line), indexed by the listed option each stands for and by
-/// resource for the added ones.
+/// object per line), found by the listed option each stands for, or by
+/// resource for the options added.
 #[derive(Clone, Debug, Default)]
 pub struct LiveSnapshot {
-    rows: Vec<LiveRow>,
-    by_listed: BTreeMap<OptionKey, usize>,
-    added: BTreeMap<String, Vec<usize>>,
+    /// The rows read, in order.
+    pub rows: Vec<LiveRow>,
+    /// What each row is found by, sorted (binary search).
+    found_by: Vec<(Found, usize)>,
     /// Why the first line that was not read was not (the others are read).
     pub problem: Option<SnapshotError>,
+}
+
+/// What a row of a snapshot is found by: the listed option it stands for,
+/// or (an option added) its resource, normalized.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Found {
+    Listed(OptionKey),
+    Added(String),
 }
 
 impl LiveSnapshot {
@@ -624,7 +635,14 @@ impl LiveSnapshot {
                     .and_then(|value| LiveRow::from_value(&value))
             };
             match read {
-                Ok(row) => snapshot.push(row),
+                Ok(row) => {
+                    let found = match row.listed_option() {
+                        Some(listed) => Found::Listed(OptionKey::of(listed)),
+                        None => Found::Added(normalize(&row.resource).into_owned()),
+                    };
+                    snapshot.found_by.push((found, snapshot.rows.len()));
+                    snapshot.rows.push(row);
+                }
                 Err(rule) => {
                     snapshot
                         .problem
@@ -632,38 +650,91 @@ impl LiveSnapshot {
                 }
             }
         }
+        // By the row's index too: of two rows for one listed option, the
+        // first is found.
+        snapshot.found_by.sort_unstable();
         snapshot
     }
 
-    fn push(&mut self, row: LiveRow) {
-        let i = self.rows.len();
-        match row.listed_option() {
-            Some(listed) => {
-                self.by_listed.entry(OptionKey::of(listed)).or_insert(i);
-            }
-            None => {
-                let resource = crate::resource::normalize(&row.resource).into_owned();
-                self.added.entry(resource).or_default().push(i);
-            }
+    /// The rows found by `found`, in the snapshot's order.
+    fn found<'a>(&'a self, found: &'a Found) -> impl Iterator<Item = usize> + 'a {
+        let start = self.found_by.partition_point(|(f, _)| f < found);
+        self.found_by[start..]
+            .iter()
+            .take_while(move |(f, _)| f == found)
+            .map(|&(_, i)| i)
+    }
+
+    /// The row that stands for the listed `option`, if the snapshot has
+    /// one (its index in [`LiveSnapshot::rows`]).
+    pub fn listed(&self, option: &PaymentOption) -> Option<usize> {
+        self.found(&Found::Listed(OptionKey::of(option))).next()
+    }
+
+    /// The rows of the options `resource` asks for and its listing did
+    /// not name (their indexes in [`LiveSnapshot::rows`]).
+    pub fn added(&self, resource: &str) -> Vec<usize> {
+        self.found(&Found::Added(normalize(resource).into_owned()))
+            .collect()
+    }
+}
+
+/// What a live snapshot says of one item of a listing's page: indexes in
+/// its [`LiveSnapshot::rows`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItemLive {
+    /// The row of each endpoint of the item, in order, where the snapshot
+    /// has one.
+    pub listed: Vec<Option<usize>>,
+    /// The rows of the options its resource asks for and the item does not
+    /// name.
+    pub added: Vec<usize>,
+}
+
+/// A listing's page read for endpoints ([`DiscoveryEndpoints`]), with what
+/// a live snapshot says of them: the browser's `endpointsFromDiscovery`
+/// given `{ live }`.
+#[derive(Clone, Debug)]
+pub struct LiveEndpoints {
+    /// The page's endpoints.
+    pub page: DiscoveryEndpoints,
+    /// The snapshot.
+    pub snapshot: LiveSnapshot,
+    /// One per item of the page, in order.
+    pub live: Vec<ItemLive>,
+}
+
+impl LiveEndpoints {
+    /// The endpoints of the page `read`, each with its row of the
+    /// `snapshot` text ([`LiveSnapshot::from_json_lines`]).
+    pub fn read(read: Result<Page, PageError>, snapshot: &str) -> Self {
+        let snapshot = LiveSnapshot::from_json_lines(snapshot);
+        let of = |item: &DiscoveryItem| ItemLive {
+            listed: item
+                .options
+                .iter()
+                .map(|option| snapshot.listed(option))
+                .collect(),
+            added: snapshot.added(&item.resource),
+        };
+        let live = match &read {
+            Ok(page) => page
+                .items
+                .iter()
+                .map(|item| item.as_ref().map_or_else(|_| ItemLive::default(), of))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        LiveEndpoints {
+            page: DiscoveryEndpoints::from(read),
+            snapshot,
+            live,
         }
-        self.rows.push(row);
     }
 
-    /// The row that stands for the listed `option`, if the snapshot has one.
-    pub fn listed(&self, option: &PaymentOption) -> Option<&LiveRow> {
-        self.by_listed
-            .get(&OptionKey::of(option))
-            .map(|&i| &self.rows[i])
-    }
-
-    /// The rows of the options `resource` asks for and its listing did not name.
-    pub fn added(&self, resource: &str) -> impl Iterator<Item = &LiveRow> {
-        let key = crate::resource::normalize(resource);
-        self.added
-            .get(key.as_ref())
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.rows[i])
+    /// Why a line of the snapshot was not read (the first such line).
+    pub fn reason(&self) -> Option<String> {
+        self.snapshot.problem.as_ref().map(line)
     }
 }
 

@@ -5,15 +5,17 @@
 //!
 //! Written by hand with `serialize_map` rather than derived, from the
 //! members the core lists ([`Evaluation::members`]), which the badge's wasm
-//! writes as a JS object itself. A row of a live read (`scan --live`) is
-//! written here too, and read back by [`LiveRow::from_value`].
+//! writes as a JS object itself. A row of a live read (`scan --live`,
+//! feature `live`) is written here too, and read back by
+//! `LiveRow::from_value`.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::challenge::{Endpoints, PaymentOption};
-use crate::discovery::{DiscoveryEndpoints, ItemLive, Pagination};
+use crate::discovery::{DiscoveryEndpoints, Pagination};
 use crate::evaluate::{Evaluation, MemberValue};
-use crate::live::LiveRow;
+#[cfg(feature = "live")]
+use crate::live::{ItemLive, LiveEndpoints, LiveRow};
 
 impl Serialize for Evaluation {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -61,67 +63,108 @@ impl Serialize for Endpoints {
 impl Serialize for DiscoveryEndpoints {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        if self.live.is_empty() {
-            map.serialize_entry("items", &self.items)?;
-        } else {
-            let items: Vec<WithLive<'_>> =
-                self.items.iter().zip(&self.live).map(WithLive).collect();
-            map.serialize_entry("items", &items)?;
-        }
+        map.serialize_entry("items", &self.items)?;
         if let Some(pagination) = &self.pagination {
             map.serialize_entry("pagination", pagination)?;
         }
         if let Some(reason) = &self.reason {
             map.serialize_entry("reason", reason)?;
         }
-        if let Some(reason) = &self.live_reason {
-            map.serialize_entry("liveReason", reason)?;
+        map.end()
+    }
+}
+
+/// A page's endpoints as [`DiscoveryEndpoints`] writes them, each endpoint
+/// with its live row's kind and note as `live` (where the snapshot has
+/// one), each item with the options its resource added as `added` (each
+/// with its `live`), and `liveReason`.
+#[cfg(feature = "live")]
+impl Serialize for LiveEndpoints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let page = &self.page;
+        let mut map = serializer.serialize_map(None)?;
+        let items: Vec<WithLive<'_>> = page
+            .items
+            .iter()
+            .zip(&self.live)
+            .map(|(endpoints, live)| WithLive(endpoints, live, &self.snapshot.rows))
+            .collect();
+        map.serialize_entry("items", &items)?;
+        if let Some(pagination) = &page.pagination {
+            map.serialize_entry("pagination", pagination)?;
+        }
+        if let Some(reason) = &page.reason {
+            map.serialize_entry("reason", reason)?;
+        }
+        if let Some(reason) = self.reason() {
+            map.serialize_entry("liveReason", &reason)?;
         }
         map.end()
     }
 }
 
-/// An item's endpoints with what a live snapshot says of them: each
-/// endpoint with its row as `live` (when the snapshot has one), and the
-/// rows of the options added as `added`.
-struct WithLive<'a>((&'a Endpoints, &'a ItemLive));
+/// An item's endpoints with what a live snapshot's rows say of them.
+#[cfg(feature = "live")]
+struct WithLive<'a>(&'a Endpoints, &'a ItemLive, &'a [LiveRow]);
 
-/// An endpoint, with its live row when there is one.
+/// An endpoint, with its live row (its kind and note) when there is one.
+#[cfg(feature = "live")]
 struct EndpointWithLive<'a>(&'a PaymentOption, Option<&'a LiveRow>);
 
+#[cfg(feature = "live")]
 impl Serialize for WithLive<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (endpoints, live) = self.0;
+        let WithLive(endpoints, live, rows) = *self;
         let mut map = serializer.serialize_map(None)?;
-        let rows = live
-            .listed
-            .iter()
-            .map(Option::as_ref)
-            .chain(std::iter::repeat(None));
+        let row = |i: &usize| rows.get(*i);
         let listed: Vec<EndpointWithLive<'_>> = endpoints
             .endpoints
             .iter()
-            .zip(rows)
-            .map(|(option, row)| EndpointWithLive(option, row))
+            .enumerate()
+            .map(|(n, option)| {
+                let i = live.listed.get(n).copied().flatten();
+                EndpointWithLive(option, i.as_ref().and_then(row))
+            })
             .collect();
         map.serialize_entry("endpoints", &listed)?;
         if let Some(reason) = &endpoints.reason {
             map.serialize_entry("reason", reason)?;
         }
         if !live.added.is_empty() {
-            map.serialize_entry("added", &live.added)?;
+            let added: Vec<EndpointWithLive<'_>> = live
+                .added
+                .iter()
+                .filter_map(row)
+                .map(|r| EndpointWithLive(&r.option, Some(r)))
+                .collect();
+            map.serialize_entry("added", &added)?;
         }
         map.end()
     }
 }
 
+#[cfg(feature = "live")]
 impl Serialize for EndpointWithLive<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         option_entries(&mut map, self.0)?;
         if let Some(row) = self.1 {
-            map.serialize_entry("live", row)?;
+            map.serialize_entry("live", &LiveNote(row))?;
         }
+        map.end()
+    }
+}
+
+/// A live row's kind and note: `{ live, note }`.
+#[cfg(feature = "live")]
+struct LiveNote<'a>(&'a LiveRow);
+
+#[cfg(feature = "live")]
+impl Serialize for LiveNote<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("live", self.0.kind.as_str())?;
+        map.serialize_entry("note", &self.0.note())?;
         map.end()
     }
 }
@@ -130,6 +173,7 @@ impl Serialize for EndpointWithLive<'_> {
 /// `result`): the resource read, `live` (its kind), the option's six
 /// members, `change`, `listed`, `status` and `reason` when it has them,
 /// and `note`, its line.
+#[cfg(feature = "live")]
 impl Serialize for LiveRow {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
