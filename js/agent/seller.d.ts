@@ -60,5 +60,9 @@ export interface VerdictPaywallOptions extends ServiceOptions {
   nonce?: Nonce;
 }
 
-/** A PaywallProvider whose page shows a badge, its verdict inlined, for each accepted option. */
+/**
+ * A PaywallProvider whose page shows a badge, its verdict inlined, for each
+ * accepted option; a provider's page it cannot place them in safely is
+ * served as given.
+ */
 export function verdictPaywall(options: VerdictPaywallOptions): PaywallProvider & { cache: VerdictCache };
