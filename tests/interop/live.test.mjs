@@ -8,12 +8,12 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import http from "node:http";
-import { readFileSync } from "node:fs";
 import { BIN } from "../../scripts/demo.mjs";
-import { KEYS, attested, serveRegistry } from "../support/reference-service.mjs";
+import { PUBLIC_KEY, attested, serveRegistry } from "../support/reference-service.mjs";
 import { EVM_NETWORK, EVM_OTHER_PAY_TO, EVM_PAY_TO, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
-let paid, service, listing, publicKey;
+let paid, service, listing;
+const publicKey = PUBLIC_KEY;
 
 /** The route the bazaar indexed with EVM_PAY_TO, and which asks EVM_OTHER_PAY_TO now. */
 const SWITCHED = { "GET /switched": { accepts: { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_OTHER_PAY_TO }, description: "Switched" } };
@@ -50,15 +50,11 @@ const scan = (...args) =>
 before(async () => {
   paid = await startX402Servers({ routes: SWITCHED });
   const base = paid.url;
-  publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
-  service = await serveRegistry({
-    attestations: [
-      attested(EVM_NETWORK, EVM_PAY_TO, `${base}/weather`, { match: "path" }),
-      attested("solana-devnet", SOLANA_PAY_TO, `${base}/weather`, { match: "path", status: "revoked" }),
-      attested(EVM_NETWORK, EVM_PAY_TO, `${base}/switched`),
-      attested("base-sepolia", EVM_PAY_TO, `${base}/legacy/quote`),
-    ],
-  }, "live-registry.json");
+  // The switched route was attested for the address it asked when indexed.
+  const attestations = [attested(EVM_NETWORK, EVM_PAY_TO, `${base}/switched`), attested("base-sepolia", EVM_PAY_TO, `${base}/legacy/quote`)];
+  attestations.push(attested(EVM_NETWORK, EVM_PAY_TO, `${base}/weather`, { match: "path" }));
+  attestations.push(attested("solana-devnet", SOLANA_PAY_TO, `${base}/weather`, { match: "path", status: "revoked" }));
+  service = await serveRegistry({ attestations }, "live-registry.json");
   const items = await Promise.all(["/weather", "/report", "/legacy/quote", "/switched"].map((path) => indexed(`${base}${path}`)));
   // Indexed before the switch: the listing names the attested address.
   items[3].accepts[0].payTo = EVM_PAY_TO;

@@ -415,35 +415,21 @@ async fn ctrl_c_stops_after_the_lines_already_printed() {
     );
     let service = serve_app(app).await;
     let (facilitator, _) = facilitators((0..50).map(numbered).collect()).await;
-    let child = tokio::process::Command::new(BIN)
-        .args([
-            "scan",
-            &format!("{facilitator}/good"),
-            "--base-url",
-            &service,
-        ])
-        .args(["--timeout-ms", "60000", "--concurrency", "4"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let pid = child.id().unwrap().to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
-        .await
-        .expect("scan ends on Ctrl-C")
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let good = format!("{facilitator}/good");
+    let args = [
+        "scan",
+        &good,
+        "--base-url",
+        &service,
+        "--timeout-ms",
+        "60000",
+    ];
+    let (code, stdout, stderr) = interrupted(
+        &[&args[..], &["--concurrency", "4"]].concat(),
+        Duration::from_millis(1500),
+    )
+    .await;
+    assert_eq!(code, 130, "{stderr}");
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     assert_eq!(
         stderr,

@@ -591,3 +591,24 @@ async fn ten_thousand_resources_on_500_origins_at_bounded_memory() {
         "peak RSS {peak_mib:.1} MiB"
     );
 }
+
+#[tokio::test]
+async fn ctrl_c_after_a_bait_and_switch_still_exits_3() {
+    let (base, _) = seller().await;
+    let url = |case: &str| format!("{base}/{case}");
+    let listed = [("eip155:8453", PAY_TO, "1000")];
+    let items = vec![
+        item(&url("same"), &listed),
+        item(&url("switched"), &listed),
+        item(&url("slow"), &listed),
+    ];
+    let facilitator = facilitator(items).await;
+    let args = ["scan", &facilitator, "--live", "--timeout-ms", "60000"];
+    let (code, stdout, stderr) = interrupted(&args, Duration::from_millis(1500)).await;
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert_eq!(
+        stderr,
+        "x402-verdict: interrupted: 2 of 3 resources read\nx402-verdict: 1 of 3 resources changed since they were listed\n"
+    );
+}
