@@ -55,6 +55,25 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 ///
 /// When the TLS back end cannot start.
 pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
+    client_builder().build().map_err(HttpClientError)
+}
+
+/// [`http_client`], keeping no connection once its answer is read: for
+/// reads of many origins (`scan --live`), so that the connections open
+/// stay within the reads in flight, however many origins are read.
+///
+/// # Errors
+///
+/// When the TLS back end cannot start.
+pub fn http_client_unpooled() -> Result<reqwest::Client, HttpClientError> {
+    client_builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(HttpClientError)
+}
+
+/// The settings of [`http_client`].
+fn client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .redirect(Policy::custom(|attempt| {
             let same_origin = attempt
@@ -69,8 +88,6 @@ pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
             }
         }))
         .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(HttpClientError)
 }
 
 /// Whether an answer of `status` is a redirect that [`http_client`] follows

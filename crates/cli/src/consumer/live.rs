@@ -14,7 +14,7 @@ use std::io::IsTerminal as _;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::Value;
 use x402_verdict_consumer::polite::{OriginQueue, Politeness};
-use x402_verdict_consumer::{error_chain, http_client, Verifier};
+use x402_verdict_consumer::{error_chain, http_client_unpooled, Verifier};
 use x402_verdict_core::discovery::DiscoveryItem;
 use x402_verdict_core::live::{listed_resources, rows, Asked, ListedResource, LiveKind, LiveRow};
 use x402_verdict_core::Evaluation;
@@ -48,7 +48,9 @@ pub async fn scan_live(
     failure: Option<ScanError>,
     options: LiveOptions,
 ) -> Result<(), ScanError> {
-    let client = http_client()?;
+    // No idle connection kept: the sockets open stay within the reads in
+    // flight, however many origins the listing names.
+    let client = http_client_unpooled()?;
     let resources = listed_resources(items);
     let total = resources.len();
     let work = resources.iter().map(|listed| {
