@@ -7,6 +7,7 @@
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
 
 mod check;
+mod live;
 mod lookup;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -107,8 +108,12 @@ fn main() -> ExitCode {
                 print_error(&e);
                 e.exit_code()
             }),
-            // `scan` tells a listing that could not be read (exit 1) from bad input (exit 2).
+            // `scan` tells a listing that could not be read (exit 1) from bad
+            // input (exit 2), and with --live a resource that changed (exit 3).
             Command::Scan(args) => scan::scan(args).await.map_err(|e| {
+                if let Some(also) = e.also() {
+                    print_error(also);
+                }
                 print_error(&e);
                 e.exit_code()
             }),

@@ -2,10 +2,14 @@
 //! (whole-exchange timeout, 64 KiB cap, no credentials, no redirect to
 //! another origin) and hands what it got to the core, which decides
 //! everything. The `x402-verdict` command and the Python package
-//! (`x402_verdict`) share it: one HTTP client, its rules written once.
+//! (`x402_verdict`) share it: one HTTP client, its rules written once; and
+//! the politeness of a command that asks many resources at once
+//! ([`polite`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod polite;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -68,12 +72,33 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// The HTTP client of every native consumer: no cookies or credentials,
-/// redirects followed within the first URL's origin only (at most 5).
+/// redirects followed within the first URL's origin only (at most 5), each
+/// request naming the tool and its version (`User-Agent:
+/// x402-verdict/0.1.0`).
 ///
 /// # Errors
 ///
 /// When the TLS back end cannot start.
 pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
+    client_builder().build().map_err(HttpClientError)
+}
+
+/// [`http_client`], keeping no connection once its answer is read: for
+/// reads of many origins (`scan --live`), so that the connections open
+/// stay within the reads in flight, however many origins are read.
+///
+/// # Errors
+///
+/// When the TLS back end cannot start.
+pub fn http_client_unpooled() -> Result<reqwest::Client, HttpClientError> {
+    client_builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(HttpClientError)
+}
+
+/// The settings of [`http_client`].
+fn client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .redirect(Policy::custom(|attempt| {
             let same_origin = attempt
@@ -88,8 +113,6 @@ pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
             }
         }))
         .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(HttpClientError)
 }
 
 /// Whether an answer of `status` is a redirect that [`http_client`] follows
@@ -521,12 +544,13 @@ mod tests {
 
         let e = ItemError {
             index: 3,
+            resource: Some("https://a.example/x".into()),
             rule: ItemRule::Challenge(ChallengeRule::NotJson(unended())),
         };
         wraps(&e);
         agree(
             &e,
-            "items[3]: not strict JSON: unexpected end of input at byte 1",
+            "items[3] (https://a.example/x): not strict JSON: unexpected end of input at byte 1",
         );
         let e = Page::from_json(br#"{"items": [5, {}]}"#).unwrap().items[1]
             .clone()

@@ -16,7 +16,8 @@
 //!   holds a character that is not shown as itself ([`hidden`]);
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]), and the endpoints of a facilitator's
-//!   discovery listing ([`discovery`]);
+//!   discovery listing ([`discovery`]), and how what a listed resource
+//!   asks now compares with its listing (`live`, feature `live`);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
@@ -57,6 +58,8 @@ pub mod hidden;
 pub mod inline;
 pub mod json;
 pub mod keys;
+#[cfg(feature = "live")]
+pub mod live;
 pub mod member;
 pub mod network;
 pub mod options;
