@@ -1,7 +1,7 @@
 // Why the badge's wasm did not load, and what to change: loaded (by
 // index.js, beside the JavaScript build) only when the wasm cannot run, so
 // that a page where it runs never downloads these words. They are the
-// core's (./words.js, written by the build from crates/core/src/browser.rs).
+// browser crate's (src/words.rs, in ./words.js by `cargo xtask generate words`).
 import { WASM_REASONS } from "./words.js";
 
 /** The smallest module there is: instantiating it fails only where the page's policy refuses WebAssembly (WebKit compiles it all the same). */

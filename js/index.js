@@ -7,7 +7,7 @@
 // Rust translated to JavaScript runs (js/engine.js). Every function returns
 // a promise that settles and never rejects. It also defines the
 // <x402-verdict-badge> element (js/element.js). Its words and spellings are
-// the core's (./words.js, written by the build from crates/core/src/browser.rs).
+// the core's and src/words.rs' (./words.js, `cargo xtask generate words`).
 // The build bundles these modules into the package's index.js.
 import { setTheme } from "./badge.js";
 import { challengeWasm, loadedEngine, readWith, requestWhileLoading } from "./engine.js";

@@ -108,11 +108,11 @@ CARGO_TARGET_DIR=target/agent-js-build wasm_pack "$agent_js_dir" "$js_rustflags"
 wasm-opt "${js_wasm_opt_passes[@]}" "$agent_js_dir/${agent_name}_bg.wasm" -o "$agent_js_dir/${agent_name}_bg.wasm"
 node scripts/minify.mjs "$agent_js_dir" --to-js --stem "$agent_name"
 # The unions of the core's spellings that both packages' types import.
-cargo run -q -p x402-verdict-core --example typescript-unions > "$agent_dir/verdict-types.d.ts"
+cargo xtask generate types > "$agent_dir/verdict-types.d.ts"
 node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name" "$agent_js_dir"
 
-# The core's words for the package's JavaScript (crates/core/src/browser.rs).
-cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"
+# The words for the package's JavaScript (the core's, and src/words.rs).
+cargo xtask generate words > "$out_dir/words.js"
 cp "$agent_dir/verdict-types.d.ts" "$out_dir/"
 # The package's JavaScript: the badge's DOM, the entry, the JavaScript build,
 # the script-tag loader, and package.json pointing at them.

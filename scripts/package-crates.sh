@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs every crate for crates.io (cargo package --workspace; the Python
-# module ships as a wheel, publish = false) and builds each, alone, from its
+# module ships as a wheel and xtask is the repository's own tool, both
+# publish = false) and builds each, alone, from its
 # own tarball against the others' tarballs: a file missing from an
 # `include`, or a dependency named by path alone, fails here.
 #
@@ -14,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rm -rf target/package
-cargo package --workspace --exclude x402-verdict-python --no-verify --allow-dirty --offline --quiet
+cargo package --workspace --exclude x402-verdict-python --exclude xtask --no-verify --allow-dirty --offline --quiet
 check=target/package/check
 mkdir -p "$check"
 for tarball in target/package/*.crate; do

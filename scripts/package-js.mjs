@@ -4,7 +4,7 @@
 // translation) and the glue of the script tag's wasm (wasm-pack.toml's
 // [embed-build], whose wasm build.sh put in <pkg dir>):
 //
-// - words.js, the core's words (written by crates/core/examples/browser-words.rs),
+// - words.js, the core's words and src/words.rs' (`cargo xtask generate words`),
 //   goes into the files that import it, not beside them;
 // - badge.js (the badge's DOM and its stylesheet, compacted), early.js (the
 //   verdict requests started while the wasm loads), explain.js (why the

@@ -4,10 +4,8 @@
 //! given to `renderBadge` (with the verdict a challenge staples for each).
 
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::challenge::Endpoints;
-use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
 use x402_verdict_core::live::LiveEndpoints;
-use x402_verdict_core::Challenge;
+use x402_verdict_core::{Challenge, ChallengeEndpoints, DiscoveryEndpoints, Page};
 
 use crate::json_value::to_value;
 
@@ -64,8 +62,8 @@ pub fn endpoints_from_payment_required(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
 ) -> JsValue {
     let read = match input.as_string() {
-        Some(text) => Endpoints::from(Challenge::from_text(&text)),
-        None => Endpoints::from_value(to_value(&input, 0)),
+        Some(text) => ChallengeEndpoints::from(Challenge::from_text(&text)),
+        None => ChallengeEndpoints::from_value(to_value(&input, 0)),
     };
     to_js(&read, "endpoints")
 }

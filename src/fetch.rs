@@ -9,7 +9,7 @@
 //! Badges on one page asking the same service about the same endpoint share
 //! one answer: a request in flight (with the same timeout), and once it has
 //! settled, its status and body for as long as the response's
-//! `Cache-Control` allows ([`x402_verdict_core::cache`]), however far apart
+//! `Cache-Control` allows ([`reuse_seconds`](x402_verdict_core::reuse_seconds)), however far apart
 //! in time the badges are drawn. Failures are never kept; a request in
 //! flight that fails gives each of its lookups the fetcher's own words
 //! about why ([`Words`]), for the result's `detail`.
@@ -19,16 +19,16 @@
 //! when a later lookup finds them expired, not by a timer (which would keep
 //! a Node process alive for as long as an answer is fresh).
 
+use crate::words::REQUEST_CREDENTIALS;
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
-use x402_verdict_core::browser::REQUEST_CREDENTIALS;
-use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::writing::words;
-use x402_verdict_core::{FetchFailure, MAX_BODY_BYTES, VERDICT_MEDIA_TYPE};
+use x402_verdict_core::{
+    reuse_seconds, words, FetchFailure, MAX_BODY_BYTES, MAX_KEPT_ANSWERS, VERDICT_MEDIA_TYPE,
+};
 
 /// What one fetch got: an HTTP status and body, or why there was none.
 pub type Fetched = Result<(u16, Vec<u8>), Unfetched>;

@@ -10,10 +10,8 @@ use std::task::Poll;
 
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::cache::MAX_KEPT_ANSWERS;
 use x402_verdict_core::guard::{preference, Policy};
-use x402_verdict_core::writing::line;
-use x402_verdict_core::{Evaluation, Lookup, LookupOptions, TrustedKeys};
+use x402_verdict_core::{line, Evaluation, Lookup, LookupOptions, TrustedKeys, MAX_KEPT_ANSWERS};
 
 use crate::fetch::{decode, fetch_shared, shared_answer};
 use crate::lookup::{self, evaluate, judge, spawn, to_object};

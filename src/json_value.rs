@@ -4,7 +4,7 @@
 use js_sys::{Array, Reflect};
 use wasm_bindgen::JsValue;
 use x402_verdict_core::json::{Object, Value, MAX_DEPTH, MAX_SAFE_INTEGER};
-use x402_verdict_core::options::{OptionField, ReadError};
+use x402_verdict_core::{OptionField, ReadError};
 
 /// A JS value as JSON: `undefined` and `null` are absent; a number is an
 /// integer only when it is a whole, safe one (`NaN`, `Infinity` and `1.5`

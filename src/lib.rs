@@ -31,6 +31,7 @@ mod challenge;
 mod fetch;
 #[cfg(feature = "agent")]
 mod guard;
+#[cfg(any(feature = "badge", feature = "agent", feature = "challenge"))]
 mod json_value;
 #[cfg(any(feature = "badge", feature = "agent"))]
 mod lookup;
@@ -40,6 +41,7 @@ mod options;
 mod render;
 #[cfg(feature = "agent")]
 mod seller;
+pub mod words;
 
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
@@ -65,7 +67,7 @@ pub use seller::{fetch_verdict, inlined_until, max_kept_verdicts, paywall_words}
 #[doc(hidden)]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = verifyEd25519, skip_typescript)]
 pub fn verify_ed25519(public_key: &str, message: &str, signature: &str) -> bool {
-    use x402_verdict_core::keys::{decode_base64, parse_public_key};
+    use x402_verdict_core::{decode_base64, parse_public_key};
     let (Ok(key), Some(message), Some(signature)) = (
         parse_public_key(public_key),
         decode_base64(message),
@@ -73,5 +75,5 @@ pub fn verify_ed25519(public_key: &str, message: &str, signature: &str) -> bool 
     ) else {
         return false;
     };
-    x402_verdict_core::signing::verify_strict(&key, &message, &signature)
+    x402_verdict_core::verify_strict(&key, &message, &signature)
 }

@@ -6,13 +6,11 @@ use std::pin::Pin;
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::evaluate::Lookup;
 #[cfg(any(feature = "lookup", feature = "agent"))]
-use x402_verdict_core::evaluate::MemberValue;
-use x402_verdict_core::writing::line;
+use x402_verdict_core::MemberValue;
 #[cfg(feature = "badge")]
 use x402_verdict_core::State;
-use x402_verdict_core::{Evaluation, LookupOptions, Response, Timestamp};
+use x402_verdict_core::{line, Evaluation, Lookup, LookupOptions, Response, Timestamp};
 
 #[cfg(feature = "badge")]
 use crate::render;
@@ -24,7 +22,7 @@ const UNKNOWN: &str = State::Unknown.as_str();
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
 // The unions of the core's spellings, written by the build from the core's
-// types (crates/core/examples/typescript-unions.rs).
+// types (`cargo xtask generate types`).
 import type { BadgeState, Freshness, Outcome, Reason, SignatureStatus } from "./verdict-types";
 export type { BadgeState, Freshness, Outcome, Reason, SignatureStatus };
 

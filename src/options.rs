@@ -1,12 +1,11 @@
 //! JS values in, core options out: the badge validates nothing itself, and
 //! reads nothing of an attribute's text (the core does).
 
+use crate::words::ATTRIBUTES_KEY;
 use js_sys::{Reflect, Symbol};
 use wasm_bindgen::JsValue;
-use x402_verdict_core::browser::ATTRIBUTES_KEY;
 use x402_verdict_core::json::Value;
-use x402_verdict_core::options::{from_attribute, OptionsError, ReadError};
-use x402_verdict_core::LookupOptions;
+use x402_verdict_core::{from_attribute, LookupOptions, OptionsError, ReadError};
 
 use crate::json_value::to_value;
 

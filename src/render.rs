@@ -5,8 +5,9 @@
 //! service data written with `textContent` only.
 
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::text::{accessible_name, CHECKING};
 use x402_verdict_core::Evaluation;
+
+use crate::words::{accessible_name, CHECKING};
 
 #[wasm_bindgen(module = "/js/badge.js")]
 extern "C" {

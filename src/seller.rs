@@ -2,7 +2,7 @@
 //! package's `x402-verdict/seller` module (feature `agent`): the verdict
 //! fetched as the service returned it, with how long its `Cache-Control`
 //! lets it be kept and served stale; until when the core takes a verdict
-//! inlined ([`x402_verdict_core::inline`]); the bound on the verdicts
+//! inlined ([`Lookup::inlined_until`](x402_verdict_core::Lookup::inlined_until)); the bound on the verdicts
 //! kept; the words of the seller's own 402 page; and the x402 extension
 //! that staples verdicts to a 402 ([`x402_verdict_core::staple`]). The
 //! module's JavaScript keeps the verdicts and writes the markup; every rule
@@ -10,11 +10,11 @@
 
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 use x402_verdict_core::staple::{extension, EXTENSION_KEY, VERDICTS};
-use x402_verdict_core::writing::line;
-use x402_verdict_core::{Evaluation, LookupOptions};
+use x402_verdict_core::{
+    line, option_label, reuse_seconds, stale_seconds, Evaluation, LookupOptions, MAX_KEPT_ANSWERS,
+    PAYWALL_TEXT, PAYWALL_TITLE,
+};
 
 use crate::lookup::{judge, now, spawn, to_object};
 use crate::{fetch, options};
@@ -111,7 +111,7 @@ pub fn paywall_words() -> Array {
 }
 
 /// The label beside the badge of the paywall's option paying `payTo` on
-/// `chain` (the core's [`x402_verdict_core::seller::option_label`]).
+/// `chain` (the core's [`x402_verdict_core::option_label`]).
 #[wasm_bindgen(js_name = paywallOptionLabel)]
 pub fn paywall_option_label(chain: &str, pay_to: &str) -> String {
     option_label(chain, pay_to)

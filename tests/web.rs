@@ -660,7 +660,7 @@ async fn a_challenge_naming_the_caip2_id_finds_the_entry_listed_under_base() {
                      "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "payTo": listed["payTo"],
                      "maxTimeoutSeconds": 60, "extra": {"name": "USD Coin", "version": "2"}}]
     });
-    let header = x402_verdict_core::keys::encode_base64(challenge.to_string().as_bytes());
+    let header = x402_verdict_core::encode_base64(challenge.to_string().as_bytes());
     let read = x402_verdict_badge::endpoints_from_payment_required(header.into());
     let endpoint = Reflect::get(&read, &"endpoints".into())
         .unwrap()

@@ -23,7 +23,7 @@ export function budgetPackage(budget) {
   writeFileSync(index, source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`));
   mkdirSync(dir, { recursive: true });
   const run = (command, args, options) => execFileSync(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], ...options });
-  writeFileSync(join(dir, "words.js"), run("cargo", ["run", "-q", "-p", "x402-verdict-core", "--example", "browser-words"]));
+  writeFileSync(join(dir, "words.js"), run("cargo", ["xtask", "generate", "words"]));
   // The build's other outputs, where scripts/build.sh leaves them.
   const glue = `target/embed-build/pkg/${buildConfig().embedName}.js`;
   run("node", ["scripts/package-js.mjs", dir, "target/js-build/pkg", glue, "--sources", sources]);

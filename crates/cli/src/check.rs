@@ -9,11 +9,11 @@ use futures_util::future::join_all;
 use reqwest::header::{ACCEPT, LOCATION};
 use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::{ChallengeError, ChallengeRule, MAX_CHALLENGE_BYTES};
 use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
-use x402_verdict_core::writing::line;
-use x402_verdict_core::{BaseUrl, Challenge, Evaluation};
+use x402_verdict_core::{
+    line, BaseUrl, Challenge, ChallengeError, ChallengeRule, Evaluation, MAX_CHALLENGE_BYTES,
+};
 
 use crate::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;

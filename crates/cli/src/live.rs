@@ -15,10 +15,9 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::Value;
 use x402_verdict_consumer::polite::{OriginQueue, Politeness};
 use x402_verdict_consumer::{error_chain, http_client_unpooled, Verifier};
-use x402_verdict_core::discovery::DiscoveryItem;
 use x402_verdict_core::live::{listed_resources, rows, Asked, ListedResource, LiveKind, LiveRow};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
-use x402_verdict_core::Evaluation;
+use x402_verdict_core::{DiscoveryItem, Evaluation};
 
 use crate::check::{look_up, CheckError, HttpMethod, Read, Resource};
 use crate::scan::ScanError;

@@ -2,10 +2,10 @@
 //! mode, timeout) that `lookup`, `check` and the MCP server share.
 
 use x402_verdict_core::ed25519_dalek::VerifyingKey;
-use x402_verdict_core::endpoint::EndpointError;
-use x402_verdict_core::keys::{parse_public_key, KeyError};
-use x402_verdict_core::request::BaseUrlError;
-use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
+use x402_verdict_core::{
+    parse_public_key, BaseUrl, BaseUrlError, Endpoint, EndpointError, KeyError, TrustedKeys,
+    DEFAULT_TIMEOUT_MS,
+};
 
 use x402_verdict_consumer::{parse_timeout, HttpClientError, Verifier};
 

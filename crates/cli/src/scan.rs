@@ -18,13 +18,10 @@ use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
-use x402_verdict_core::challenge::PaymentOption;
-use x402_verdict_core::discovery::{
-    DiscoveryItem, ItemError, Page, PageError, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
+use x402_verdict_core::{
+    line, BaseUrl, BaseUrlError, DiscoveryItem, ItemError, Page, PageError, PaymentOption,
+    MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
 };
-use x402_verdict_core::request::BaseUrlError;
-use x402_verdict_core::writing::line;
-use x402_verdict_core::BaseUrl;
 
 use crate::live::{scan_live, LiveOptions};
 use crate::lookup::{parse_base_url, TrustArgs};

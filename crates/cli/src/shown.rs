@@ -2,13 +2,13 @@
 //! terminal can never be tricked by it.
 //!
 //! Every control and format character (the core's
-//! [`x402_verdict_core::hidden::is_hidden`]: ESC sequences, bidi overrides,
+//! [`x402_verdict_core::is_hidden`]: ESC sequences, bidi overrides,
 //! zero-width spaces) is written as its Rust escape (`\u{1b}`), so what is
 //! printed reads as what was received.
 
 use std::fmt;
 
-use x402_verdict_core::hidden::is_hidden;
+use x402_verdict_core::is_hidden;
 
 /// `text`, printed with its hidden characters escaped.
 pub struct Shown<'a>(pub &'a str);

@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 use support::*;
-use x402_verdict_core::keys::encode_base64;
+use x402_verdict_core::encode_base64;
 
 const USDC: &str = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const SOLANA: &str = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";

@@ -19,7 +19,7 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
 use support::*;
-use x402_verdict_core::keys::encode_base64;
+use x402_verdict_core::encode_base64;
 
 const USDC: &str = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const OTHER: &str = "0x1111111111111111111111111111111111111111";

@@ -11,7 +11,7 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
 use support::*;
-use x402_verdict_core::keys::encode_base64;
+use x402_verdict_core::encode_base64;
 
 /// An x402 v2 challenge for the demo's endpoint, with `member` of its one
 /// option set to `value`.

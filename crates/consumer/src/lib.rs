@@ -17,12 +17,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 use reqwest::redirect::Policy;
-use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::request::{check_timeout_ms, TimeoutError};
 use x402_verdict_core::staple::Source;
 use x402_verdict_core::{
-    BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
-    MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
+    check_timeout_ms, reuse_seconds, BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response,
+    TimeoutError, Timestamp, TrustedKeys, MAX_BODY_BYTES, MAX_KEPT_ANSWERS, MAX_REDIRECTS,
+    VERDICT_MEDIA_TYPE,
 };
 
 /// The HTTP client cannot start (its TLS back end, reached by `source()`).
@@ -59,7 +58,7 @@ pub fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
 /// level's `Display` says what went wrong at that level, and the cause is
 /// reached by `source()`, never both; so each level is written once. For
 /// the core's errors this is the line the core writes itself
-/// (`x402_verdict_core::writing::line`), as the badge shows it.
+/// (`x402_verdict_core::line`), as the badge shows it.
 pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -153,7 +152,7 @@ type Asking = Shared<BoxFuture<'static, Result<Answer, FetchError>>>;
 /// Answers kept for reuse, by verdict URL: as long as the service's
 /// `Cache-Control` allows (at most an hour), at most
 /// [`MAX_KEPT_ANSWERS`] at once; failures are never kept (the core's
-/// [`cache`](x402_verdict_core::cache) rules, as the badge keeps them).
+/// [`reuse_seconds`](x402_verdict_core::reuse_seconds) rules, as the badge keeps them).
 /// Lookups of one URL at once share one request.
 #[derive(Debug, Default)]
 struct Kept {
@@ -495,20 +494,19 @@ mod tests {
     /// written once, after its own level's words.
     #[test]
     fn an_error_chain_of_a_core_error_is_the_cores_line() {
-        use x402_verdict_core::challenge::{Challenge, ChallengeError, ChallengeRule, Within};
-        use x402_verdict_core::discovery::{ItemError, ItemRule, Page, PageError};
         use x402_verdict_core::json::{parse_strict, Object, ObjectError};
-        use x402_verdict_core::keys::{KeyAt, KeyError, KeysError};
-        use x402_verdict_core::options::{OptionError, OptionRule, OptionsError};
-        use x402_verdict_core::verdict::{VerdictDocument, VerdictError};
-        use x402_verdict_core::writing::{line, Chain};
+        use x402_verdict_core::{
+            line, Challenge, ChallengeError, ChallengeRule, ErrorChain, ItemError, ItemRule, KeyAt,
+            KeyError, KeysError, OptionError, OptionRule, OptionsError, Page, PageError,
+            VerdictDocument, VerdictError, Within,
+        };
 
         /// Both printers agree, and write `expected`.
-        fn agree<E: Chain + std::error::Error + 'static>(e: &E, expected: &str) {
+        fn agree<E: ErrorChain + std::error::Error + 'static>(e: &E, expected: &str) {
             assert_eq!(error_chain(e), line(e), "{e:?}");
             assert_eq!(line(e), expected, "{e:?}");
         }
-        fn wraps<E: Chain + std::error::Error + 'static>(e: &E) {
+        fn wraps<E: ErrorChain + std::error::Error + 'static>(e: &E) {
             assert!(e.source().is_some() && e.wrapped().is_some(), "{e:?}");
         }
 

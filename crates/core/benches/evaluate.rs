@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use ed25519_dalek::SigningKey;
 use serde_json::json;
 use x402_verdict_core::json::{parse_strict, Object};
-use x402_verdict_core::signing::{signed_message, verify_strict};
 use x402_verdict_core::{
-    sign_verdict, Endpoint, Lookup, Response, Timestamp, TrustedKeys, VerdictDocument,
+    sign_verdict, signed_message, verify_strict, Endpoint, Lookup, Response, Timestamp,
+    TrustedKeys, VerdictDocument,
 };
 
 fn time(name: &str, mut f: impl FnMut()) -> Duration {
@@ -52,7 +52,7 @@ fn main() {
     let parsed = VerdictDocument::parse(&body).unwrap();
     let message = signed_message(&parsed.raw).unwrap();
     let signature =
-        x402_verdict_core::keys::decode_base64(document["signature"].as_str().unwrap()).unwrap();
+        x402_verdict_core::decode_base64(document["signature"].as_str().unwrap()).unwrap();
 
     println!("one verdict document of {} bytes", body.len());
     let total = time("evaluate (parse + JCS + verify)", || {

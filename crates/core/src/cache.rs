@@ -24,7 +24,7 @@ pub const MAX_KEPT_ANSWERS: u32 = 1024;
 /// shared cache may be kept up to its age longer than that cache would.
 ///
 /// ```
-/// use x402_verdict_core::cache::reuse_seconds;
+/// use x402_verdict_core::reuse_seconds;
 ///
 /// assert_eq!(reuse_seconds("public, max-age=60, stale-while-revalidate=300"), 60);
 /// assert_eq!(reuse_seconds("public, max-age=10"), 10);
@@ -59,7 +59,7 @@ pub fn reuse_seconds(cache_control: &str) -> u32 {
 /// has run out, and the old one served meanwhile for at most this long.
 ///
 /// ```
-/// use x402_verdict_core::cache::stale_seconds;
+/// use x402_verdict_core::stale_seconds;
 ///
 /// assert_eq!(stale_seconds("public, max-age=60, stale-while-revalidate=300"), 300);
 /// assert_eq!(stale_seconds("public, max-age=10"), 0);

@@ -23,7 +23,7 @@ use crate::member::{MemberRule, Members};
 use crate::options::ReadError;
 use crate::staple::Staple;
 use crate::writing::{
-    display_from_words, error_from_words, line, text, uDisplay, words_from_str, Chain,
+    display_from_words, error_from_words, line, text, uDisplay, words_from_str, ErrorChain,
 };
 
 /// The largest challenge read, in bytes of JSON.
@@ -99,7 +99,7 @@ impl Challenge {
             _ => return Err(ChallengeRule::NotAnObject.into()),
         }
         let top = |name, rule| ChallengeRule::Member {
-            member: Member::Top(name),
+            member: ChallengeMember::Top(name),
             rule,
         };
         let version = match value.get("x402Version") {
@@ -122,7 +122,7 @@ impl Challenge {
                     .get("resource")
                     .ok_or_else(|| top("resource", missing.clone()))?;
                 Some(text(resource, "url").map_err(|rule| ChallengeRule::Member {
-                    member: Member::ResourceUrl,
+                    member: ChallengeMember::ResourceUrl,
                     rule,
                 })?)
             }
@@ -263,21 +263,23 @@ impl Challenge {
 /// `endpointsFromPaymentRequired`): the accepted options, or none and the
 /// reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Endpoints {
+pub struct ChallengeEndpoints {
     /// The options, in the challenge's order; empty when it cannot be read.
     pub endpoints: Vec<PaymentOption>,
     /// Why there are none.
     pub reason: Option<String>,
 }
 
-impl Endpoints {
+impl ChallengeEndpoints {
     /// The endpoints of a challenge handed over as a value (a browser's
     /// object, read by property access): an object is read as a challenge
     /// ([`Challenge::from_saved`]); anything else, or a value inside it that
     /// JSON cannot hold, gives none, and says why.
     pub fn from_value(read: Result<Option<Value>, ReadError>) -> Self {
         match read {
-            Ok(Some(value @ Value::Object(_))) => Endpoints::from(Challenge::from_saved(&value)),
+            Ok(Some(value @ Value::Object(_))) => {
+                ChallengeEndpoints::from(Challenge::from_saved(&value))
+            }
             Ok(_) => Self::none(
                 "expected a challenge object, an MCP tool result or a PAYMENT-REQUIRED string"
                     .into(),
@@ -287,7 +289,7 @@ impl Endpoints {
     }
 
     fn none(reason: String) -> Self {
-        Endpoints {
+        ChallengeEndpoints {
             endpoints: Vec::new(),
             reason: Some(reason),
         }
@@ -298,7 +300,7 @@ impl Endpoints {
 /// header it needs is hidden from it.
 const IN_A_PAGE: &str = ", which a page on another origin can read only when the server sends Access-Control-Expose-Headers: PAYMENT-REQUIRED";
 
-impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
+impl From<Result<Option<Challenge>, ChallengeError>> for ChallengeEndpoints {
     fn from(read: Result<Option<Challenge>, ChallengeError>) -> Self {
         let (endpoints, reason) = match read {
             Ok(Some(challenge)) => (challenge.options, None),
@@ -314,7 +316,7 @@ impl From<Result<Option<Challenge>, ChallengeError>> for Endpoints {
                 (Vec::new(), Some(reason))
             }
         };
-        Endpoints { endpoints, reason }
+        ChallengeEndpoints { endpoints, reason }
     }
 }
 
@@ -382,7 +384,7 @@ pub enum ChallengeRule {
     /// A member is missing or breaks a rule.
     Member {
         /// Which member.
-        member: Member,
+        member: ChallengeMember,
         /// The rule it breaks.
         rule: ValueRule,
     },
@@ -409,7 +411,7 @@ pub enum ChallengeRule {
 
 /// A member of a challenge, for [`ChallengeRule::Member`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Member {
+pub enum ChallengeMember {
     /// A top-level member (`x402Version`, `accepts`, `resource`).
     Top(&'static str),
     /// The v2 `resource.url`.
@@ -468,7 +470,7 @@ impl uDisplay for ChallengeError {
     }
 }
 
-impl Chain for ChallengeError {
+impl ErrorChain for ChallengeError {
     type Wrapped = ParseError;
     /// The strict parser's error under [`ChallengeRule::NotJson`].
     fn wrapped(&self) -> Option<&ParseError> {
@@ -530,16 +532,18 @@ impl uDisplay for ChallengeRule {
     }
 }
 
-impl uDisplay for Member {
+impl uDisplay for ChallengeMember {
     fn fmt<W: ufmt::uWrite + ?Sized>(
         &self,
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
         match self {
-            Member::Top(name) => f.write_str(name),
-            Member::ResourceUrl => f.write_str("resource.url"),
-            Member::Accepted(i) => ufmt::uwrite!(f, "accepts[{}]", *i),
-            Member::AcceptedMember(i, name) => ufmt::uwrite!(f, "accepts[{}].{}", *i, *name),
+            ChallengeMember::Top(name) => f.write_str(name),
+            ChallengeMember::ResourceUrl => f.write_str("resource.url"),
+            ChallengeMember::Accepted(i) => ufmt::uwrite!(f, "accepts[{}]", *i),
+            ChallengeMember::AcceptedMember(i, name) => {
+                ufmt::uwrite!(f, "accepts[{}].{}", *i, *name)
+            }
         }
     }
 }
@@ -557,7 +561,7 @@ impl ValueRule {
 }
 
 words_from_str!(ValueRule);
-display_from_words!(ChallengeRule, Member, ValueRule);
+display_from_words!(ChallengeRule, ChallengeMember, ValueRule);
 error_from_words!(ChallengeError);
 
 /// Strict JSON within the size bound.
@@ -593,10 +597,10 @@ pub(crate) fn read_accepts(
         let at = |member, rule| ChallengeRule::Member { member, rule };
         if !matches!(item, Value::Object(_)) {
             let not_an_object = ValueRule::Member(MemberRule::NotAnObject);
-            return Err(at(Member::Accepted(i), not_an_object));
+            return Err(at(ChallengeMember::Accepted(i), not_an_object));
         }
         let option = read_option(item, resource)
-            .map_err(|(name, rule)| at(Member::AcceptedMember(i, name), rule))?;
+            .map_err(|(name, rule)| at(ChallengeMember::AcceptedMember(i, name), rule))?;
         options.push(option);
     }
     Ok(options)

@@ -15,12 +15,13 @@
 //! the listing is copied into an error.
 
 use crate::challenge::{
-    read_accepts, text, ChallengeRule, Endpoints, Member, PaymentOption, ValueRule,
+    read_accepts, text, ChallengeEndpoints, ChallengeMember, ChallengeRule, PaymentOption,
+    ValueRule,
 };
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
 use crate::options::ReadError;
-use crate::writing::{error_from_words, line, shortened, uDisplay, Chain};
+use crate::writing::{error_from_words, line, shortened, uDisplay, ErrorChain};
 
 /// The largest page read, in bytes of JSON.
 pub const MAX_PAGE_BYTES: usize = 4 << 20;
@@ -173,7 +174,7 @@ impl DiscoveryItem {
             index: 0,
             resource: None,
             rule: ItemRule::Challenge(ChallengeRule::Member {
-                member: Member::Top("resource"),
+                member: ChallengeMember::Top("resource"),
                 rule,
             }),
         })?;
@@ -184,7 +185,7 @@ impl DiscoveryItem {
         };
         let member = |name, rule| {
             refused(ItemRule::Challenge(ChallengeRule::Member {
-                member: Member::Top(name),
+                member: ChallengeMember::Top(name),
                 rule,
             }))
         };
@@ -225,7 +226,7 @@ impl DiscoveryItem {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiscoveryEndpoints {
     /// One per item, in order.
-    pub items: Vec<Endpoints>,
+    pub items: Vec<ChallengeEndpoints>,
     /// The page's `pagination`, when it has one.
     pub pagination: Option<Pagination>,
     /// Why the page cannot be read.
@@ -248,11 +249,11 @@ impl From<Result<Page, PageError>> for DiscoveryEndpoints {
             .items
             .into_iter()
             .map(|item| match item {
-                Ok(item) => Endpoints {
+                Ok(item) => ChallengeEndpoints {
                     endpoints: item.options,
                     reason: None,
                 },
-                Err(e) => Endpoints {
+                Err(e) => ChallengeEndpoints {
                     endpoints: Vec::new(),
                     reason: Some(line(&e)),
                 },
@@ -292,7 +293,7 @@ pub enum PageError {
 }
 
 /// The longest resource an [`ItemError`] names, in bytes: longer ones are
-/// [`shortened`] in the middle.
+/// shortened in the middle (`…`).
 pub const MAX_NAMED_RESOURCE_BYTES: usize = 80;
 
 /// Why one item of a page cannot be read: its index, its resource when it
@@ -375,7 +376,7 @@ impl uDisplay for ItemError {
     }
 }
 
-impl Chain for PageError {
+impl ErrorChain for PageError {
     type Wrapped = ParseError;
     /// The strict parser's error under [`PageError::NotJson`].
     fn wrapped(&self) -> Option<&ParseError> {
@@ -386,7 +387,7 @@ impl Chain for PageError {
     }
 }
 
-impl Chain for ItemError {
+impl ErrorChain for ItemError {
     type Wrapped = ParseError;
     /// The strict parser's error under its challenge rule, if any
     /// ([`ChallengeRule::wrapped`]); the other rules complete the sentence

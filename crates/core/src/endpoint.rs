@@ -101,7 +101,8 @@ impl Endpoint {
     }
 
     /// Whether `(chain, pay_to, resource_url)` names this endpoint: `chain`
-    /// exactly or by its alias ([`same_chain`]: `base` is `eip155:8453`),
+    /// exactly or by its alias ([`canonical_chain`](crate::canonical_chain):
+    /// `base` is `eip155:8453`),
     /// `resourceUrl` by its normalized form ([`same_resource`]: the
     /// scheme's and host's case, the default port, an empty path, the
     /// percent-encodings), `payTo` exactly or, for two EVM addresses,
@@ -116,8 +117,8 @@ impl Endpoint {
 /// The spelling under which every value consumers read as one endpoint
 /// meets (their matching rule, [`Endpoint::is`]): `chain` by its
 /// [canonical name](crate::network::canonical_chain) (`base` is
-/// `eip155:8453`), `payTo` in its [canonical spelling](canonical_address),
-/// `resourceUrl` [normalized](crate::resource::normalize). Two endpoints
+/// `eip155:8453`), `payTo` in its canonical spelling (an EVM address in lowercase),
+/// `resourceUrl` normalized ([`same_resource`]). Two endpoints
 /// are one exactly when their keys are equal, so an index or a set of
 /// endpoints can be keyed by it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,7 +145,7 @@ impl Endpoint {
 /// Two `payTo` values are one address when equal, or when both are `0x` and
 /// 40 hex digits and equal ignoring ASCII case (EIP-55 checksums differ only
 /// in case).
-pub fn same_address(a: &str, b: &str) -> bool {
+pub(crate) fn same_address(a: &str, b: &str) -> bool {
     a == b || (is_evm_address(a) && is_evm_address(b) && a.eq_ignore_ascii_case(b))
 }
 
@@ -152,7 +153,7 @@ pub fn same_address(a: &str, b: &str) -> bool {
 /// same address: an EVM address in lowercase, any other value unchanged. Two
 /// values are one address exactly when their canonical spellings are equal,
 /// so a service can index its entries by it.
-pub fn canonical_address(pay_to: &str) -> Cow<'_, str> {
+pub(crate) fn canonical_address(pay_to: &str) -> Cow<'_, str> {
     if is_evm_address(pay_to) {
         Cow::Owned(pay_to.to_ascii_lowercase())
     } else {

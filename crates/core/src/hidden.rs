@@ -36,7 +36,7 @@ const FORMAT: [(u32, u32); 21] = [
 
 /// Whether `c` is a format character (Unicode category Cf): invisible, yet
 /// it changes how the text around it is shown.
-pub fn is_format(c: char) -> bool {
+pub(crate) fn is_format(c: char) -> bool {
     let c = u32::from(c);
     FORMAT.iter().any(|&(first, last)| first <= c && c <= last)
 }

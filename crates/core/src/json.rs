@@ -15,10 +15,28 @@
 //!
 //! Objects keep their members sorted by the UTF-16 code units of their names,
 //! the order RFC 8785 writes them in.
+//!
+//! Every document reader shares one reader of an object's members
+//! ([`Members`]: a member by name as a string, a boolean, a list or a
+//! time), which says which [`MemberRule`] a member breaks and, as a
+//! [`MemberError`], where ([`MemberPath`]):
+//!
+//! ```
+//! use x402_verdict_core::json::{MemberPath, MemberRule, Members, Object};
+//!
+//! let object = Object::parse(br#"{"chain": 5}"#).unwrap();
+//! let members = Members(&object);
+//! assert_eq!(members.str("chain"), Err(MemberRule::NotAString));
+//! assert_eq!(members.str("payTo"), Err(MemberRule::Missing));
+//! let at = MemberPath::root().member("entry").member("chain");
+//! assert_eq!(MemberRule::NotAString.at(at).to_string(), "entry.chain is not a string");
+//! ```
 
 use std::cmp::Ordering;
 
-use crate::writing::{error_from_words, error_without_cause, uDisplay, Chain};
+pub use crate::member::{MemberError, MemberPath, MemberRule, Members, Step, UnknownMember};
+
+use crate::writing::{error_from_words, error_without_cause, uDisplay, ErrorChain};
 
 /// The deepest nesting of arrays and objects a document may have.
 pub const MAX_DEPTH: usize = 16;
@@ -127,7 +145,7 @@ impl uDisplay for ObjectError {
     }
 }
 
-impl Chain for ObjectError {
+impl ErrorChain for ObjectError {
     type Wrapped = ParseError;
     /// The strict parser's error under [`ObjectError::NotJson`].
     fn wrapped(&self) -> Option<&ParseError> {

@@ -17,7 +17,7 @@ use crate::writing::{display_from_words, error_without_cause, uDisplay, words_fr
 pub struct KeyId([u8; 8]);
 
 /// What [`KeyId::parse`] reads, as a JSON Schema `pattern`.
-pub const KEY_ID_PATTERN: &str = "^[0-9a-f]{16}$";
+pub(crate) const KEY_ID_PATTERN: &str = "^[0-9a-f]{16}$";
 
 impl KeyId {
     /// The keyId of `key`.
@@ -113,7 +113,7 @@ words_from_str!(KeyError);
 /// The items of a comma-separated list of keys (`"k1, k2"`, the form of an
 /// HTML attribute and of an environment variable), each trimmed of ASCII
 /// whitespace.
-pub fn comma_separated(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn comma_separated(text: &str) -> impl Iterator<Item = &str> {
     // Byte by byte, for the wasm's size (no pattern searcher).
     let mut rest = Some(text);
     core::iter::from_fn(move || {

@@ -1,93 +1,207 @@
 //! The pure verifier core of the x402 verification verdict protocol.
 //!
 //! Everything the protocol decides is decided here, once, for the browser
-//! badge, the MCP server and the command line alike:
-//!
-//! - the wire types of the verdict document ([`verdict`]) and of the keys
-//!   configuration ([`keys`]), parsed strictly ([`json`]: duplicate member
-//!   names, deep nesting and lone surrogates are errors);
-//! - the signed message, `"x402-verdict/v1\n"` followed by the RFC 8785
-//!   canonical form of the `verdict` object as received ([`json`] writes it
-//!   for the values a verdict can hold), and strict Ed25519 over it
-//!   ([`signing`]);
-//! - the endpoint identity and its matching rule ([`endpoint`]), where a
-//!   well-known network's two names are one chain ([`network`]), two
-//!   spellings of one URL are one resource ([`resource`]), and no value
-//!   holds a character that is not shown as itself ([`hidden`]);
-//! - the x402 payment challenge an endpoint answers with, read from its
-//!   every form ([`challenge`]), and the endpoints of a facilitator's
-//!   discovery listing ([`discovery`]), and how what a listed resource
-//!   asks now compares with its listing (`live`, feature `live`);
-//! - the evaluation to the structured result: state, outcome, freshness,
-//!   signature ([`evaluate`]), and the words shown for it ([`text`]);
-//! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
-//!   inlined in the page or stapled to the 402 stands in for a request
-//!   ([`inline`]); the verdicts a 402 staples, and the extension that
-//!   carries them ([`staple`]);
-//! - whether code that pays may pay an endpoint, and why not ([`guard`]);
-//! - the words of a seller's own 402 page ([`seller`]);
-//! - the JSON Schema of the structured result ([`schema`]).
-//!
-//! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
-//! time `now`.
+//! badge, the MCP server, the command line and the Python package alike.
+//! It does no I/O and reads no clock: fetchers hand it a [`Response`] and
+//! the time `now`.
 //!
 //! ```
-//! use x402_verdict_core::{Endpoint, Lookup, Response, State, Timestamp, TrustedKeys};
+//! use x402_verdict_core::ed25519_dalek::SigningKey;
+//! use x402_verdict_core::json::Object;
+//! use x402_verdict_core::{
+//!     line, sign_verdict, Endpoint, Lookup, Response, State, Timestamp, TrustedKeys,
+//!     VerdictDocument,
+//! };
 //!
+//! // A verification service signs a verdict about one endpoint…
+//! let key = SigningKey::from_bytes(&[9; 32]);
+//! let verdict = Object::parse(br#"{"v": 1, "chain": "base",
+//!     "payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+//!     "resourceUrl": "https://api.example.com/premium-data", "outcome": "human_backed",
+//!     "assuranceLevel": "G", "verifiedAt": "2026-09-01T08:00:00Z",
+//!     "recheckEveryHours": 24, "issuedAt": "2026-09-01T08:00:05Z"}"#).unwrap();
+//! let document = sign_verdict(verdict, &key).unwrap();
+//!
+//! // …and a consumer that trusts its key looks the endpoint up.
 //! let lookup = Lookup {
 //!     endpoint: Endpoint::new("base", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data").unwrap(),
-//!     keys: TrustedKeys::none(),
-//!     strict: false,
+//!     keys: TrustedKeys::from_keys([key.verifying_key()]),
+//!     strict: true,
 //! };
-//! let result = lookup.evaluate(Response::Http { status: 404, body: b"" }, Timestamp::from_unix_seconds(0));
+//! let now = Timestamp::parse_rfc3339("2026-09-01T09:00:00Z").unwrap();
+//! let result = lookup.evaluate(Response::Http { status: 200, body: document.as_bytes() }, now);
+//! assert_eq!(result.state, State::HumanBacked);
+//! assert_eq!(result.status_line(), "Verification signal: human-backed.");
+//!
+//! // No verdict for it: unknown, which is no error.
+//! let result = lookup.evaluate(Response::Http { status: 404, body: b"" }, now);
 //! assert_eq!(result.state, State::Unknown);
-//! assert_eq!(result.status_line(), "Verification signal: unknown.");
+//!
+//! // What is wrong with bad input is one line.
+//! let e = VerdictDocument::parse(b"{").unwrap_err();
+//! assert_eq!(line(&e), "not strict JSON: expected a member name at byte 1");
 //! ```
+//!
+//! # The API, by concept
+//!
+//! Every item is at the crate's root, but for four groups whose names say
+//! what they are only together: [`json`], [`staple`], [`guard`] and
+//! `live` (feature `live`).
+//!
+//! **Looking an endpoint up.** A [`Lookup`] (an endpoint, the keys trusted,
+//! strictness) evaluates what the service answered, a [`Response`] (or a
+//! [`FetchFailure`]), at a [`Timestamp`], to an [`Evaluation`]: its
+//! [`State`] (the routing signal), [`Outcome`], [`Freshness`],
+//! [`SignatureStatus`] and [`Reason`]. Its words are its methods
+//! ([`Evaluation::text_line`], [`Evaluation::badge_hover`], …); its members
+//! as written out are [`Evaluation::members`] ([`MemberValue`]), described by
+//! [`evaluation_schema`]. [`LookupOptions`] are a lookup's options read one
+//! by one ([`OPTION_NAMES`], [`OptionField`], [`ReadError`],
+//! [`from_attribute`], [`strict_from_text`]) and refused as a whole
+//! ([`OptionsError`], [`OptionError`], [`OptionRule`]).
+//!
+//! **The request.** A service's [`BaseUrl`] ([`BaseUrlError`]) writes the
+//! verdict's URL ([`VERDICT_URL`], [`VERDICT_PATH`]) and those of the keys
+//! ([`KEYS_PATH`]) and metrics ([`METRICS_PATH`]). A fetch asks for
+//! [`VERDICT_MEDIA_TYPE`], reads at most [`MAX_BODY_BYTES`], follows at most
+//! [`MAX_REDIRECTS`] and gives up after [`DEFAULT_TIMEOUT_MS`] unless told
+//! otherwise ([`check_timeout_ms`], [`TimeoutError`]). An answer is reused
+//! for [`reuse_seconds`] (served stale for [`stale_seconds`]), at most
+//! [`MAX_KEPT_ANSWERS`] at once. A verdict inlined in the page or stapled
+//! to the 402 stands in for a request when
+//! [`Lookup::evaluate_inlined`] takes it (at most
+//! [`MAX_INLINED_AGE_SECONDS`] old).
+//!
+//! **Endpoints.** An [`Endpoint`] (chain, `payTo`, resource URL;
+//! [`EndpointError`], [`FieldRule`], [`check_field`], [`MAX_FIELD_BYTES`])
+//! is one endpoint under the matching rule of every lookup
+//! ([`EndpointKey`]): a well-known network's two names are one chain
+//! ([`canonical_chain`]), two spellings of one URL one resource
+//! ([`same_resource`], [`path_span`]), and no value holds a character that
+//! is not shown as itself ([`is_hidden`]).
+//!
+//! **Verdicts, keys and signatures.** A [`VerdictDocument`] is read
+//! strictly ([`Verdict`], [`WireOutcome`], [`SignatureField`];
+//! [`VerdictError`], [`VerdictRule`]; [`recheck_hours`],
+//! [`is_assurance_level`]). Its signed message ([`signed_message`]) is
+//! `"x402-verdict/v1\n"` followed by the RFC 8785 canonical form of the
+//! `verdict` object as received, checked with strict Ed25519
+//! ([`verify_strict`], [`check_signature`]) under the key its [`KeyId`]
+//! names among the [`TrustedKeys`] ([`parse_public_key`],
+//! [`encode_base64`], [`decode_base64`]; [`KeysError`], [`KeyError`],
+//! [`KeyAt`]); a service signs with [`sign_verdict`]. [`ed25519_dalek`] is
+//! the version the core signs and verifies with.
+//!
+//! **Payment challenges and discovery listings.** A [`Challenge`] is an
+//! x402 `402 Payment Required` read from its every form: its
+//! [`PaymentOption`]s, or for a caller that wants endpoints,
+//! [`ChallengeEndpoints`]; [`ChallengeError`] says what is wrong
+//! ([`ChallengeRule`], [`ChallengeMember`], [`ValueRule`], [`Difference`])
+//! and where ([`Within`]), within [`MAX_CHALLENGE_BYTES`] and
+//! [`MAX_OPTIONS`]. A [`Page`] of a facilitator's discovery listing holds
+//! [`DiscoveryItem`]s and its [`Pagination`], or for a caller that wants
+//! endpoints, [`DiscoveryEndpoints`] ([`PageError`], [`ItemError`],
+//! [`ItemRule`]; [`MAX_PAGE_BYTES`], [`MAX_PAGE_ITEMS`]). How what a listed
+//! resource asks now compares with its listing is the module
+//! `live` (feature `live`).
+//!
+//! **Sellers and code that pays.** [`staple`]: the verdicts a seller's 402
+//! carries, as the x402 extension `x402-verdict`; the words of a seller's
+//! own 402 page ([`PAYWALL_TITLE`], [`PAYWALL_TEXT`], [`option_label`]).
+//! [`guard`]: whether code that pays may pay an endpoint, and why not.
+//!
+//! **Strict JSON.** [`json`]: the parser that refuses what two readers
+//! could read differently, the RFC 8785 writer, and the one reader of an
+//! object's members that every document reader shares.
+//!
+//! **Time.** [`Timestamp`] (RFC 3339, UTC, whole seconds) and [`Month`].
+//!
+//! **Errors and words.** Every error is a type whose words (its `Display`)
+//! say what went wrong at its own level; the error it wraps is its cause
+//! ([`ErrorChain`], [`NoCause`]; natively `source()`). [`line()`] writes an
+//! error and its causes as one line, wherever one line is shown. Every
+//! word is written with ufmt, not `core::fmt`, so that no wasm holds the
+//! formatting machinery ([`words`]).
+//!
+//! # Features
+//!
+//! - `serde`: `Serialize` for the structured result and the endpoints of a
+//!   challenge or listing, for the consumers that hand them on.
+//! - `live`: the `live` module (`scan --live`, and the snapshot read
+//!   beside a listing), outside the badge's wasm.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Every type the API reaches is one its users can name: re-exported.
+#![warn(unnameable_types)]
 
-pub mod browser;
-pub mod cache;
-pub mod challenge;
-pub mod discovery;
-pub mod endpoint;
-pub mod evaluate;
+mod cache;
+mod challenge;
+mod discovery;
+mod endpoint;
+mod evaluate;
 pub mod guard;
-pub mod hidden;
-pub mod inline;
+mod hidden;
+mod inline;
 pub mod json;
-pub mod keys;
+mod keys;
 #[cfg(feature = "live")]
 pub mod live;
-pub mod member;
-pub mod network;
-pub mod options;
-pub mod request;
-pub mod resource;
-pub mod schema;
-pub mod seller;
+mod member;
+mod network;
+mod options;
+mod request;
+mod resource;
+mod schema;
+mod seller;
 #[cfg(feature = "serde")]
 mod serialize;
-pub mod signing;
+mod signing;
 pub mod staple;
-pub mod text;
-pub mod time;
-pub mod verdict;
-pub mod writing;
+mod text;
+mod time;
+mod verdict;
+mod writing;
 
-pub use challenge::{Challenge, PaymentOption};
-pub use endpoint::Endpoint;
-pub use evaluate::{Evaluation, FetchFailure, Freshness, Lookup, Outcome, Reason, Response, State};
-pub use keys::{KeyId, TrustedKeys};
-pub use network::{canonical_chain, same_chain};
-pub use options::LookupOptions;
-pub use request::{
-    BaseUrl, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE, VERDICT_URL,
+pub use cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS, MAX_REUSE_SECONDS};
+pub use challenge::{
+    Challenge, ChallengeEndpoints, ChallengeError, ChallengeMember, ChallengeRule, Difference,
+    PaymentOption, ValueRule, Within, MAX_CHALLENGE_BYTES, MAX_OPTIONS,
 };
-pub use signing::{sign_verdict, SignatureStatus};
+pub use discovery::{
+    DiscoveryEndpoints, DiscoveryItem, ItemError, ItemRule, Page, PageError, Pagination,
+    MAX_NAMED_RESOURCE_BYTES, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
+};
+pub use endpoint::{check_field, Endpoint, EndpointError, EndpointKey, FieldRule, MAX_FIELD_BYTES};
+pub use evaluate::{
+    Evaluation, FetchFailure, Freshness, Lookup, MemberValue, Outcome, Reason, Response, State,
+    MAX_CLOCK_SKEW_SECONDS,
+};
+pub use hidden::is_hidden;
+pub use inline::MAX_INLINED_AGE_SECONDS;
+pub use keys::{
+    decode_base64, encode_base64, parse_public_key, KeyAt, KeyError, KeyId, KeysError, TrustedKeys,
+};
+pub use network::canonical_chain;
+pub use options::{
+    from_attribute, strict_from_text, LookupOptions, OptionError, OptionField, OptionRule,
+    OptionsError, ReadError, OPTION_NAMES,
+};
+pub use request::{
+    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, KEYS_PATH,
+    MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
+    VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
+};
+pub use resource::{path_span, same_resource};
+pub use schema::evaluation_schema;
+pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
+pub use signing::{check_signature, sign_verdict, signed_message, verify_strict, SignatureStatus};
 pub use time::{Month, Timestamp};
-pub use verdict::{VerdictDocument, WireOutcome};
+pub use verdict::{
+    is_assurance_level, recheck_hours, SignatureField, Verdict, VerdictDocument, VerdictError,
+    VerdictRule, WireOutcome, ASSURANCE_LEVEL_PATTERN, MAX_RECHECK_EVERY_HOURS,
+};
+pub use writing::{line, words, ErrorChain, NoCause};
 
 /// Re-exported so that consumers sign and verify with the same version.
 pub use ed25519_dalek;

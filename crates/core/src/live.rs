@@ -22,7 +22,7 @@
 //!   is not an http(s) URL).
 //!
 //! Two options are the same when every term is, as the consumers match
-//! endpoints ([`OptionKey`]: the network by its aliases, the `payTo` and an
+//! endpoints (the network by its aliases, the `payTo` and an
 //! asset by the address rule, the resource URL normalized, the scheme
 //! exactly, the amount as a number). A live option that is not the same as
 //! any listed one is paired with the first listed option left that shares
@@ -41,14 +41,17 @@ use crate::hidden::is_hidden;
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
 use crate::resource::normalize;
-use crate::writing::{error_from_words, line, shortened, text, uDisplay, words_from_str, Chain};
+use crate::writing::{
+    error_from_words, line, shortened, text, uDisplay, words_from_str, ErrorChain,
+};
 
 /// A resource of a listing, with every option the listing names for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListedResource {
     /// The resource, as its first item names it: the URL read live.
     pub resource: String,
-    /// Its options, in the listing's order, each once ([`OptionKey`]).
+    /// Its options, in the listing's order, each once (options compared
+    /// as the module says).
     pub options: Vec<PaymentOption>,
 }
 
@@ -135,7 +138,7 @@ impl Term {
 /// is, the asset in its canonical address spelling, the amount without
 /// leading zeros.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct OptionKey {
+pub(crate) struct OptionKey {
     endpoint: EndpointKey,
     scheme: String,
     asset: String,
@@ -585,7 +588,7 @@ impl uDisplay for SnapshotError {
     }
 }
 
-impl Chain for SnapshotError {
+impl ErrorChain for SnapshotError {
     type Wrapped = ParseError;
     /// The strict parser's error under [`RowRule::NotJson`].
     fn wrapped(&self) -> Option<&ParseError> {

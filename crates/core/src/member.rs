@@ -2,19 +2,7 @@
 //! shares (verdicts, payment challenges, published metrics, and the
 //! service's registry in the command): [`Members`] reads a member by name as
 //! a string, a boolean, a list or a time, and says which [`MemberRule`] it
-//! breaks; [`MemberError`] names where, by its [`MemberPath`].
-//!
-//! ```
-//! use x402_verdict_core::json::Object;
-//! use x402_verdict_core::member::{MemberPath, MemberRule, Members};
-//!
-//! let object = Object::parse(br#"{"chain": 5}"#).unwrap();
-//! let members = Members(&object);
-//! assert_eq!(members.str("chain"), Err(MemberRule::NotAString));
-//! assert_eq!(members.str("payTo"), Err(MemberRule::Missing));
-//! let at = MemberPath::root().member("entry").member("chain");
-//! assert_eq!(MemberRule::NotAString.at(at).to_string(), "entry.chain is not a string");
-//! ```
+//! breaks; [`MemberError`] names where, by its [`MemberPath`]. Public as part of [`crate::json`].
 
 use crate::json::{Object, Value};
 use crate::time::Timestamp;

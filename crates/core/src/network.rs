@@ -6,7 +6,7 @@
 /// reference implementations list them (the EVM networks of `@x402/evm`'s
 /// `EVM_NETWORK_CHAIN_ID_MAP` and the Solana clusters of `@x402/svm`'s
 /// `V1_TO_V2_NETWORK_MAP`). Each name and each id appears once.
-pub const NETWORK_ALIASES: &[(&str, &str)] = &[
+pub(crate) const NETWORK_ALIASES: &[(&str, &str)] = &[
     ("ethereum", "eip155:1"),
     ("sepolia", "eip155:11155111"),
     ("abstract", "eip155:2741"),
@@ -49,7 +49,7 @@ pub fn canonical_chain(chain: &str) -> &str {
 
 /// Whether two chain values name one chain: equal once each is
 /// [canonical](canonical_chain), so `base` and `eip155:8453` are one chain.
-pub fn same_chain(a: &str, b: &str) -> bool {
+pub(crate) fn same_chain(a: &str, b: &str) -> bool {
     canonical_chain(a) == canonical_chain(b)
 }
 

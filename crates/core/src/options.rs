@@ -8,7 +8,7 @@ use crate::json::Value;
 use crate::keys::{comma_separated, KeysError, TrustedKeys};
 use crate::request::{check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS};
 use crate::writing::{
-    error_from_words, error_without_cause, uDisplay, words_from_str, write_line, Chain,
+    error_from_words, error_without_cause, uDisplay, words_from_str, write_line, ErrorChain,
 };
 
 /// Everything one lookup needs, validated.
@@ -178,7 +178,7 @@ impl uDisplay for OptionError {
 
 impl uDisplay for OptionsError {
     /// One line naming every invalid option, each as its line
-    /// ([`write_line`]: the option, then its cause), separated by `; `. A
+    /// ([`line()`](crate::line): the option, then its cause), separated by `; `. A
     /// list has no one cause: it is the level that holds them all.
     fn fmt<W: ufmt::uWrite + ?Sized>(
         &self,
@@ -199,7 +199,7 @@ impl uDisplay for OptionsError {
     }
 }
 
-impl Chain for OptionError {
+impl ErrorChain for OptionError {
     type Wrapped = KeysError;
     /// A `publicKey`'s [`KeysError`]. The other rules complete the clause
     /// that names the option (`baseUrl is empty`, `timeoutMs must be …`):

@@ -1,47 +1,49 @@
 //! When two `resourceUrl` values name one resource: the one comparison rule
 //! of the service's index, the consumers' endpoint binding and `check`.
 //!
-//! An `http` or `https` URL is compared by its normalized form, the
-//! syntax-based and scheme-based rules of RFC 3986 sections 6.2.2 and 6.2.3:
-//!
-//! - the scheme and the host in lowercase (`HTTPS://API.Example.com` is
-//!   `https://api.example.com`);
-//! - in the path, query and fragment, a percent-encoded unreserved
-//!   character (a letter, a digit, `-`, `.`, `_`, `~`) decoded (`%7e` is
-//!   `~`, `%41` is `A`), every other percent-encoding with uppercase hex
-//!   digits (`%2f` is `%2F`; the userinfo and host are kept but for the
-//!   host's case), and a `%` that starts no percent-encoding read as one
-//!   (`100%` is `100%25`);
-//! - the path's `.` and `..` segments removed (RFC 3986 section 5.2.4, also
-//!   when encoded: `/v1/%2E%2E/admin` is `/admin`);
-//! - the default port dropped (`:443` for `https`, `:80` for `http`, and an
-//!   empty one);
-//! - an empty path written `/`.
-//!
-//! The path's case, the query and the fragment stay as they are (after the
-//! percent-encoding rule). Any other value (another scheme, such as
-//! `mcp://`, or no `://`) compares exactly.
-//!
-//! ```
-//! use x402_verdict_core::resource::{normalize, same_resource};
-//!
-//! assert_eq!(normalize("HTTPS://Api.Example.com:443?q=%7e%2f"), "https://api.example.com/?q=~%2F");
-//! assert_eq!(normalize("http://h/v1/./a/../%2E%2E/admin"), "http://h/admin");
-//! assert!(same_resource("http://h:80/b", "http://H/b"));
-//! assert!(!same_resource("https://h/A", "https://h/a"));
-//! assert!(!same_resource("mcp://Tools/x", "mcp://tools/x"));
-//! ```
+//! The rule is [`same_resource`]'s.
 
 use std::borrow::Cow;
 
 /// Whether `a` and `b` name one resource: equal, or equal once normalized.
+///
+/// An `http` or `https` URL is compared by its normalized form, the
+/// syntax-based and scheme-based rules of RFC 3986 sections 6.2.2 and 6.2.3:
+///
+/// - the scheme and the host in lowercase (`HTTPS://API.Example.com` is
+///   `https://api.example.com`);
+/// - in the path, query and fragment, a percent-encoded unreserved
+///   character (a letter, a digit, `-`, `.`, `_`, `~`) decoded (`%7e` is
+///   `~`, `%41` is `A`), every other percent-encoding with uppercase hex
+///   digits (`%2f` is `%2F`; the userinfo and host are kept but for the
+///   host's case), and a `%` that starts no percent-encoding read as one
+///   (`100%` is `100%25`);
+/// - the path's `.` and `..` segments removed (RFC 3986 section 5.2.4, also
+///   when encoded: `/v1/%2E%2E/admin` is `/admin`);
+/// - the default port dropped (`:443` for `https`, `:80` for `http`, and an
+///   empty one);
+/// - an empty path written `/`.
+///
+/// The path's case, the query and the fragment stay as they are (after the
+/// percent-encoding rule). Any other value (another scheme, such as
+/// `mcp://`, or no `://`) compares exactly.
+///
+/// ```
+/// use x402_verdict_core::same_resource;
+///
+/// assert!(same_resource("HTTPS://Api.Example.com:443?q=%7e%2f", "https://api.example.com/?q=~%2F"));
+/// assert!(same_resource("http://h/v1/./a/../%2E%2E/admin", "http://h/admin"));
+/// assert!(same_resource("http://h:80/b", "http://H/b"));
+/// assert!(!same_resource("https://h/A", "https://h/a"));
+/// assert!(!same_resource("mcp://Tools/x", "mcp://tools/x"));
+/// ```
 pub fn same_resource(a: &str, b: &str) -> bool {
     a == b || normalize(a) == normalize(b)
 }
 
-/// The normalized form of a resource URL (see the [module](self) for the
-/// rule); a value that is not an `http` or `https` URL, as it is.
-pub fn normalize(url: &str) -> Cow<'_, str> {
+/// The normalized form of a resource URL (the rule of [`same_resource`]);
+/// a value that is not an `http` or `https` URL, as it is.
+pub(crate) fn normalize(url: &str) -> Cow<'_, str> {
     let starts = |prefix: &str| {
         url.get(..prefix.len())
             .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
@@ -134,8 +136,8 @@ fn dot_segment_removed(out: &mut String, path: usize, segment: usize) -> bool {
     dots
 }
 
-/// Where the path ends in a [`normalize`]d `http` or `https` URL, and where
-/// it starts (after `scheme://authority`): `None` for any other value.
+/// Where the path ends in a normalized `http` or `https` URL (an
+/// [`EndpointKey`](crate::EndpointKey)'s `resource_url`), and where it starts (after `scheme://authority`): `None` for any other value.
 pub fn path_span(normalized: &str) -> Option<(usize, usize)> {
     let scheme_end = normalized.find("://")?;
     if !matches!(&normalized[..scheme_end], "http" | "https") {

@@ -9,7 +9,7 @@ use crate::signing::SignatureStatus;
 use crate::verdict::{ASSURANCE_LEVEL_PATTERN, MAX_RECHECK_EVERY_HOURS};
 
 /// The members every result has, in the order the protocol lists them.
-pub const REQUIRED: [&str; 4] = ["state", "outcome", "freshness", "signature"];
+pub(crate) const REQUIRED: [&str; 4] = ["state", "outcome", "freshness", "signature"];
 
 /// The JSON Schema of a serialized [`Evaluation`](crate::Evaluation), as
 /// JSON text (RFC 8785 canonical form).

@@ -12,7 +12,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::challenge::{Endpoints, PaymentOption};
+use crate::challenge::{ChallengeEndpoints, PaymentOption};
 use crate::discovery::{DiscoveryEndpoints, Pagination};
 use crate::evaluate::{Evaluation, MemberValue};
 #[cfg(feature = "live")]
@@ -53,7 +53,7 @@ fn option_entries<M: SerializeMap>(map: &mut M, option: &PaymentOption) -> Resul
     map.serialize_entry("amount", &option.amount)
 }
 
-impl Serialize for Endpoints {
+impl Serialize for ChallengeEndpoints {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("endpoints", &self.endpoints)?;
@@ -109,7 +109,7 @@ impl Serialize for LiveEndpoints {
 
 /// An item's endpoints with what a live snapshot's rows say of them.
 #[cfg(feature = "live")]
-struct WithLive<'a>(&'a Endpoints, &'a ItemLive, &'a [LiveRow]);
+struct WithLive<'a>(&'a ChallengeEndpoints, &'a ItemLive, &'a [LiveRow]);
 
 /// An endpoint, with its live row (its kind and note) when there is one.
 #[cfg(feature = "live")]

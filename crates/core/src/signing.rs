@@ -8,7 +8,7 @@ use crate::request::MAX_BODY_BYTES;
 use crate::verdict::{SignatureField, Verdict, VerdictDocument, VerdictError};
 
 /// The domain-separation prefix of every signed message.
-pub const SIGNATURE_DOMAIN: &[u8] = b"x402-verdict/v1\n";
+pub(crate) const SIGNATURE_DOMAIN: &[u8] = b"x402-verdict/v1\n";
 
 /// What the strict signature check found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

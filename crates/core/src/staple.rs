@@ -11,7 +11,7 @@
 //!
 //! `info.verdicts` holds verdict documents exactly as the service returned
 //! them (as JSON objects), one per accepted option the seller has one for,
-//! in any order; `schema` is the JSON Schema of `info` ([`info_schema`]).
+//! in any order; `schema` is the JSON Schema of `info`.
 //! A consumer matches a document to an option by the endpoint its verdict
 //! names, under the matching rule of every lookup ([`Endpoint::key`]: chain
 //! aliases, the `payTo` rule, the normalized resource URL), and takes it
@@ -40,10 +40,10 @@ use crate::verdict::{WireOutcome, ASSURANCE_LEVEL_PATTERN, MAX_RECHECK_EVERY_HOU
 pub const EXTENSION_KEY: &str = "x402-verdict";
 
 /// The member of an x402 extension that holds its data (x402 v2's `info`).
-pub const INFO: &str = "info";
+pub(crate) const INFO: &str = "info";
 
 /// The member of an x402 extension that holds the JSON Schema of its `info`.
-pub const SCHEMA: &str = "schema";
+pub(crate) const SCHEMA: &str = "schema";
 
 /// The member of `info` listing the stapled verdict documents.
 pub const VERDICTS: &str = "verdicts";
@@ -184,13 +184,8 @@ pub fn extension<'a>(documents: impl IntoIterator<Item = &'a str>) -> String {
     extension.canonical().unwrap_or_default()
 }
 
-/// The JSON Schema of the extension's `info`, as JSON text (RFC 8785
-/// canonical form), written from the core's rules: the members of a
-/// verdict, its outcomes, patterns and bounds.
-pub fn info_schema() -> String {
-    info_schema_value().canonical().unwrap_or_default()
-}
-
+/// The JSON Schema of the extension's `info`, written from the core's
+/// rules: the members of a verdict, its outcomes, patterns and bounds.
 fn info_schema_value() -> Value {
     let text = |s: &str| Value::String(s.to_owned());
     let words = |words: &[&str]| Value::Array(words.iter().map(|w| text(w)).collect());
@@ -285,6 +280,11 @@ fn info_schema_value() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schema as the extension carries it: JSON text, canonical.
+    fn info_schema() -> String {
+        info_schema_value().canonical().unwrap()
+    }
 
     fn document_text(resource: &str) -> String {
         format!(

@@ -8,16 +8,6 @@ use crate::evaluate::{Evaluation, Outcome, Reason, State};
 use crate::signing::SignatureStatus;
 use crate::writing::text;
 
-/// What a badge shows while its lookup runs, before any result: the state
-/// its host carries (`data-state`, which stylesheets and pages read), its
-/// label and its hover text.
-pub const CHECKING: [&str; 3] = ["checking", "checking", "Checking the verification service…"];
-
-/// A badge's accessible name (its `aria-label`), from the label it shows.
-pub fn accessible_name(label: &str) -> String {
-    text!("x402 verification: {}", label)
-}
-
 impl Evaluation {
     /// The `lookup_verdict` line, for example
     /// `Verification: human-backed; outcome human_backed; freshness fresh;

@@ -7,7 +7,7 @@ use crate::keys::KeyId;
 use crate::member::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
 use crate::time::Timestamp;
-use crate::writing::{error_from_words, uDisplay, Chain};
+use crate::writing::{error_from_words, uDisplay, ErrorChain};
 use names::*;
 
 /// What the service says of an endpoint (the wire `outcome`).
@@ -104,32 +104,32 @@ pub fn recheck_hours(value: &Value) -> Option<u32> {
 
 /// The members of a `verdict` object, as the wire spells them: what
 /// [`Verdict::from_object`] reads and [`Verdict::to_object`] writes.
-pub mod names {
+pub(crate) mod names {
     /// The protocol version, the integer 1.
-    pub const V: &str = "v";
+    pub(crate) const V: &str = "v";
     /// The endpoint's network.
-    pub const CHAIN: &str = "chain";
+    pub(crate) const CHAIN: &str = "chain";
     /// The endpoint's payment address.
-    pub const PAY_TO: &str = "payTo";
+    pub(crate) const PAY_TO: &str = "payTo";
     /// The endpoint's resource URL.
-    pub const RESOURCE_URL: &str = "resourceUrl";
+    pub(crate) const RESOURCE_URL: &str = "resourceUrl";
     /// The service's outcome.
-    pub const OUTCOME: &str = "outcome";
+    pub(crate) const OUTCOME: &str = "outcome";
     /// The grade of a positive claim.
-    pub const ASSURANCE_LEVEL: &str = "assuranceLevel";
+    pub(crate) const ASSURANCE_LEVEL: &str = "assuranceLevel";
     /// The last re-check.
-    pub const VERIFIED_AT: &str = "verifiedAt";
+    pub(crate) const VERIFIED_AT: &str = "verifiedAt";
     /// The cadence promise.
-    pub const RECHECK_EVERY_HOURS: &str = "recheckEveryHours";
+    pub(crate) const RECHECK_EVERY_HOURS: &str = "recheckEveryHours";
     /// When the service signed the document.
-    pub const ISSUED_AT: &str = "issuedAt";
+    pub(crate) const ISSUED_AT: &str = "issuedAt";
     /// The signing key's identifier.
-    pub const KEY_ID: &str = "keyId";
+    pub(crate) const KEY_ID: &str = "keyId";
 }
 
 impl Verdict {
     /// The `verdict` object, for a service to sign: every member named as
-    /// [`names`] spells it, absent ones left out. A service adds members of
+    /// the wire spells it, absent ones left out. A service adds members of
     /// its own to it (consumers ignore them; the signature covers them).
     pub fn to_object(&self) -> Object {
         let text = |s: &str| Value::String(s.to_owned());
@@ -249,7 +249,7 @@ impl uDisplay for VerdictError {
     }
 }
 
-impl Chain for VerdictError {
+impl ErrorChain for VerdictError {
     type Wrapped = ParseError;
     /// The strict parser's error under [`VerdictError::NotJson`].
     fn wrapped(&self) -> Option<&ParseError> {

@@ -11,7 +11,7 @@
 //!
 //! Errors follow the project's one convention: an error's words say what
 //! went wrong at its own level only; the error it wraps, its cause, is
-//! reached apart from them ([`Chain::wrapped`], and natively
+//! reached apart from them ([`ErrorChain::wrapped`], and natively
 //! `std::error::Error::source()`, which `error_from_words!` answers from
 //! it), never written into them. [`line()`] writes an error and its causes as
 //! one line, `level: cause: cause`, wherever one line is shown: the badge,
@@ -21,15 +21,14 @@
 //! `source()`.
 //!
 //! ```
-//! use x402_verdict_core::verdict::VerdictDocument;
-//! use x402_verdict_core::writing::{line, words};
+//! use x402_verdict_core::{line, words, VerdictDocument};
 //!
 //! let e = VerdictDocument::parse(b"{").unwrap_err();
 //! assert_eq!(words(&e), "not strict JSON");
 //! assert_eq!(line(&e), "not strict JSON: expected a member name at byte 1");
 //! ```
 
-pub use ufmt::uDisplay;
+pub(crate) use ufmt::uDisplay;
 
 /// `format!`, written by ufmt: `{}` for a [`uDisplay`] value (the core's
 /// types, `str`, `String`, integers) and `{:02x}`-style hexadecimal.
@@ -74,16 +73,16 @@ pub(crate) use display_from_words;
 ///
 /// The type of the cause is named (`Wrapped`), not a trait object: the
 /// browser's wasm writes the chain with ufmt alone, no `core::fmt`.
-pub trait Chain: uDisplay {
+pub trait ErrorChain: uDisplay {
     /// The type of the error this one wraps: [`NoCause`] for an error that
     /// never wraps one.
-    type Wrapped: Chain + std::error::Error + 'static;
+    type Wrapped: ErrorChain + std::error::Error + 'static;
 
     /// The error this one wraps, if any: its cause.
     fn wrapped(&self) -> Option<&Self::Wrapped>;
 }
 
-/// The [`Chain::Wrapped`] of an error that never wraps one: it has no value.
+/// The [`ErrorChain::Wrapped`] of an error that never wraps one: it has no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoCause {}
 
@@ -96,7 +95,7 @@ impl uDisplay for NoCause {
     }
 }
 
-impl Chain for NoCause {
+impl ErrorChain for NoCause {
     type Wrapped = NoCause;
     fn wrapped(&self) -> Option<&NoCause> {
         match *self {}
@@ -107,7 +106,7 @@ impl Chain for NoCause {
 /// (`not strict JSON: unexpected end of input at byte 1`), as
 /// `x402_verdict_consumer::error_chain` writes it through `source()`. Every
 /// place that shows a core error as one line writes it with this.
-pub fn line(error: &impl Chain) -> String {
+pub fn line(error: &impl ErrorChain) -> String {
     let mut out = String::new();
     let Ok(()) = write_line(error, &mut ufmt::Formatter::new(&mut out));
     out
@@ -119,8 +118,8 @@ pub fn line(error: &impl Chain) -> String {
 /// # Errors
 ///
 /// When `f`'s writer fails (a `String` never does).
-pub fn write_line<W: ufmt::uWrite + ?Sized>(
-    error: &impl Chain,
+pub(crate) fn write_line<W: ufmt::uWrite + ?Sized>(
+    error: &impl ErrorChain,
     f: &mut ufmt::Formatter<'_, W>,
 ) -> Result<(), W::Error> {
     uDisplay::fmt(error, f)?;
@@ -134,25 +133,25 @@ pub fn write_line<W: ufmt::uWrite + ?Sized>(
 }
 
 /// `Display` and `std::error::Error` for the core's errors, from their
-/// [`Chain`]: `Display` is their [`uDisplay`] (their own level's words),
-/// `source()` their [`Chain::wrapped`].
+/// [`ErrorChain`]: `Display` is their [`uDisplay`] (their own level's words),
+/// `source()` their [`ErrorChain::wrapped`].
 macro_rules! error_from_words {
     ($($name:ty),+ $(,)?) => {$(
         $crate::writing::display_from_words!($name);
         impl std::error::Error for $name {
             fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-                $crate::writing::Chain::wrapped(self).map(|cause| cause as _)
+                $crate::writing::ErrorChain::wrapped(self).map(|cause| cause as _)
             }
         }
     )+};
 }
 pub(crate) use error_from_words;
 
-/// [`Chain`] (wrapping [`NoCause`]), `Display` and `std::error::Error`, for
+/// [`ErrorChain`] (wrapping [`NoCause`]), `Display` and `std::error::Error`, for
 /// the core's errors that never wrap another.
 macro_rules! error_without_cause {
     ($($name:ty),+ $(,)?) => {$(
-        impl $crate::writing::Chain for $name {
+        impl $crate::writing::ErrorChain for $name {
             type Wrapped = $crate::writing::NoCause;
             fn wrapped(&self) -> Option<&$crate::writing::NoCause> {
                 None
@@ -184,7 +183,7 @@ pub(crate) use words_from_str;
 /// else its start and its end around `…`, two thirds of the room for the
 /// start, cut at character boundaries. For a value named in a line whose
 /// reader needs to find it (a listing's resource), not to read it whole.
-pub fn shortened(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+pub(crate) fn shortened(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     const ELLIPSIS: &str = "…";
     if text.len() <= max {
         return std::borrow::Cow::Borrowed(text);
@@ -207,7 +206,7 @@ pub fn shortened(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 
 /// Writes `n` in decimal, with leading zeros to `width` digits (`{:02}`),
 /// which ufmt leaves out.
-pub fn push_padded(out: &mut String, n: i64, width: usize) {
+pub(crate) fn push_padded(out: &mut String, n: i64, width: usize) {
     let digits = text!("{}", n);
     for _ in digits.len()..width {
         out.push('0');

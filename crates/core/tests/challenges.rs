@@ -3,15 +3,11 @@
 //! the endpoints the challenge offers, or the one-line reason it cannot be read.
 
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::{
-    ChallengeError, ChallengeRule, Difference, Endpoints, Member, ValueRule, Within,
-    MAX_CHALLENGE_BYTES, MAX_OPTIONS,
+use x402_verdict_core::json::{MemberRule, ParseError, ParseErrorKind};
+use x402_verdict_core::{
+    line, Challenge, ChallengeEndpoints as Endpoints, ChallengeError, ChallengeMember as Member,
+    ChallengeRule, Difference, FieldRule, ValueRule, Within, MAX_CHALLENGE_BYTES, MAX_OPTIONS,
 };
-use x402_verdict_core::endpoint::FieldRule;
-use x402_verdict_core::json::{ParseError, ParseErrorKind};
-use x402_verdict_core::member::MemberRule;
-use x402_verdict_core::writing::line;
-use x402_verdict_core::Challenge;
 
 const CASES: &str = include_str!("challenges.json");
 
@@ -191,7 +187,7 @@ fn size_and_count_are_bounded() {
     );
     // The same through the header: one byte over once decoded, and a value
     // too long to be base64 of 64 KiB, refused before decoding.
-    let header = x402_verdict_core::keys::encode_base64(over.as_bytes());
+    let header = x402_verdict_core::encode_base64(over.as_bytes());
     assert_eq!(
         Challenge::from_header(&header),
         refused(Some(Within::Header), ChallengeRule::TooLarge)
@@ -205,7 +201,7 @@ fn size_and_count_are_bounded() {
         Challenge::from_header("not base64!"),
         refused(None, ChallengeRule::HeaderNotBase64)
     );
-    let header = x402_verdict_core::keys::encode_base64(at_cap.as_bytes());
+    let header = x402_verdict_core::encode_base64(at_cap.as_bytes());
     assert!(Challenge::from_header(&header).is_ok());
 
     let mut many = fixture("x402 v1 body");
@@ -293,7 +289,7 @@ fn each_problem_is_named_by_its_type() {
 #[test]
 fn a_value_that_is_no_challenge_says_why() {
     use x402_verdict_core::json::Value as Json;
-    use x402_verdict_core::options::ReadError;
+    use x402_verdict_core::ReadError;
     let none = |read| Endpoints::from_value(read).reason.unwrap();
     assert_eq!(
         none(Ok(Some(Json::Bool(true)))),

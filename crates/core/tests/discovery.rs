@@ -5,8 +5,7 @@
 //! in one line while the other items are still read.
 
 use serde_json::{json, Value};
-use x402_verdict_core::discovery::{Page, PageError, Pagination, MAX_PAGE_BYTES};
-use x402_verdict_core::writing::line;
+use x402_verdict_core::{line, Page, PageError, Pagination, MAX_PAGE_BYTES};
 
 const PAGE: &str = include_str!("discovery-page.json");
 

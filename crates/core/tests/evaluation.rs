@@ -10,16 +10,12 @@
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
-use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
-use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
-use x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS;
 use x402_verdict_core::json::{Object, MAX_DEPTH};
-use x402_verdict_core::keys::encode_base64;
-use x402_verdict_core::options::{OptionError, OptionRule, OptionsError};
-use x402_verdict_core::verdict::VerdictError;
 use x402_verdict_core::{
-    Challenge, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, LookupOptions, Outcome,
-    Reason, Response, SignatureStatus, State, Timestamp, TrustedKeys, MAX_BODY_BYTES,
+    encode_base64, Challenge, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, LookupOptions,
+    OptionError, OptionRule, OptionsError, Outcome, Reason, Response, SignatureStatus, State,
+    Timestamp, TrustedKeys, VerdictError, MAX_BODY_BYTES, MAX_CLOCK_SKEW_SECONDS, MAX_FIELD_BYTES,
+    MAX_INLINED_AGE_SECONDS,
 };
 
 const CHAIN: &str = "base";
@@ -456,8 +452,7 @@ fn structured_result_serializes_with_wire_names() {
 
 #[test]
 fn members_are_the_schema_properties() {
-    let schema: Value =
-        serde_json::from_str(&x402_verdict_core::schema::evaluation_schema()).unwrap();
+    let schema: Value = serde_json::from_str(&x402_verdict_core::evaluation_schema()).unwrap();
     let properties: Vec<&str> = schema["properties"]
         .as_object()
         .unwrap()

@@ -5,9 +5,8 @@
 //! line that is no row is named without stopping the others.
 
 use serde_json::{json, Value};
-use x402_verdict_core::challenge::{Challenge, PaymentOption};
-use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
 use x402_verdict_core::live::{listed_resources, rows, Asked, LiveEndpoints, LiveSnapshot};
+use x402_verdict_core::{Challenge, DiscoveryEndpoints, Page, PaymentOption};
 
 const A: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 const B: &str = "0x1111111111111111111111111111111111111111";

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use x402_verdict_core::json::parse_strict;
-use x402_verdict_core::keys::{encode_base64, parse_public_key};
-use x402_verdict_core::signing::verify_strict;
+use x402_verdict_core::{encode_base64, parse_public_key, verify_strict};
 
 fn vectors() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")

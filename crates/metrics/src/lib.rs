@@ -30,10 +30,10 @@
 #![warn(missing_docs)]
 use std::fmt;
 
+pub use x402_verdict_core::json::{MemberPath, Step};
+use x402_verdict_core::json::{MemberRule, Members, UnknownMember};
 use x402_verdict_core::json::{Object, ObjectError, ParseError, Value};
-pub use x402_verdict_core::member::{MemberPath, Step};
-use x402_verdict_core::member::{MemberRule, Members, UnknownMember};
-use x402_verdict_core::time::Month;
+use x402_verdict_core::Month;
 
 /// The value of `schema`.
 pub const SCHEMA: &str = "published-metrics/v1";

@@ -20,10 +20,10 @@ use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 use tokio::runtime::{Builder, Runtime};
 use x402_verdict_core::guard::{preference, Policy};
 use x402_verdict_core::json::Value as Json;
-use x402_verdict_core::options::{OptionError, OptionRule, OptionsError, OPTION_NAMES};
-use x402_verdict_core::request::{check_timeout_ms, TimeoutError};
-use x402_verdict_core::writing::line;
-use x402_verdict_core::{BaseUrl, Endpoint, Evaluation, TrustedKeys, DEFAULT_TIMEOUT_MS};
+use x402_verdict_core::{
+    check_timeout_ms, line, BaseUrl, Endpoint, Evaluation, OptionError, OptionRule, OptionsError,
+    TimeoutError, TrustedKeys, DEFAULT_TIMEOUT_MS, OPTION_NAMES,
+};
 
 /// The Python names of the core's options, in the order of [`OPTION_NAMES`].
 const PYTHON_NAMES: [&str; 7] = [

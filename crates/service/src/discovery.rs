@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use x402_verdict_core::discovery::{ItemError, Page, PageError, MAX_PAGE_ITEMS};
+use x402_verdict_core::{ItemError, Page, PageError, MAX_PAGE_ITEMS};
 
 use crate::jsonfile::JsonFileError;
 

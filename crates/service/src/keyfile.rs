@@ -11,8 +11,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
-use x402_verdict_core::keys::{decode_base64, encode_base64, parse_public_key, KeyError};
-use x402_verdict_core::KeyId;
+use x402_verdict_core::{decode_base64, encode_base64, parse_public_key, KeyError, KeyId};
 
 use super::secret_file::{self, SecretFileError};
 use crate::jsonfile::{self, InvalidFile, JsonFileError};

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use x402_verdict_core::json::{Object, ObjectError, Value};
-use x402_verdict_core::keys::encode_base64;
-use x402_verdict_core::verdict::VerdictError;
-use x402_verdict_core::{sign_verdict, KeyId, Timestamp};
+use x402_verdict_core::{encode_base64, sign_verdict, KeyId, Timestamp, VerdictError};
 
 use super::keyfile::{KeyFile, KeyFileError};
 use super::secret_file::SecretFileError;

@@ -37,9 +37,10 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use x402_verdict_core::request::{KEYS_PATH, METRICS_PATH, VERDICT_PATH};
-use x402_verdict_core::signing::check_signature;
-use x402_verdict_core::{sign_verdict, Endpoint, KeyId, SignatureStatus, TrustedKeys};
+use x402_verdict_core::{
+    check_signature, sign_verdict, Endpoint, KeyId, SignatureStatus, TrustedKeys, KEYS_PATH,
+    METRICS_PATH, VERDICT_PATH,
+};
 
 use clock::Clock;
 use discovery::DemoDiscovery;
@@ -160,7 +161,7 @@ enum QueryError {
     Repeated(&'static str),
     /// The three values do not name an endpoint.
     #[error(transparent)]
-    Endpoint(#[from] x402_verdict_core::endpoint::EndpointError),
+    Endpoint(#[from] x402_verdict_core::EndpointError),
 }
 
 struct Service {

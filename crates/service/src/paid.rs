@@ -11,9 +11,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use x402_verdict_core::challenge::ChallengeError;
-use x402_verdict_core::keys::encode_base64;
-use x402_verdict_core::Challenge;
+use x402_verdict_core::{encode_base64, Challenge, ChallengeError};
 
 use crate::jsonfile::JsonFileError;
 

@@ -20,13 +20,10 @@ use rmcp::service::RequestContext;
 use rmcp::service::ServerInitializeError;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
-use x402_verdict_core::endpoint::EndpointError;
-use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
-use x402_verdict_core::keys::KeysError;
-use x402_verdict_core::options::strict_from_text;
-use x402_verdict_core::request::BaseUrlError;
-use x402_verdict_core::schema::evaluation_schema;
-use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
+use x402_verdict_core::{
+    evaluation_schema, strict_from_text, BaseUrl, BaseUrlError, Endpoint, EndpointError, KeysError,
+    TrustedKeys, DEFAULT_TIMEOUT_MS, MAX_FIELD_BYTES,
+};
 
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
 use x402_verdict_http::connections::{ConnectionArgs, ConnectionArgsError};

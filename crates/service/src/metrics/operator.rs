@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use x402_verdict_core::hidden;
+use x402_verdict_core::is_hidden;
 
 use crate::jsonfile::{self, JsonFileError};
 
@@ -96,7 +96,7 @@ fn check_text(field: &'static str, text: &str, max: usize) -> Result<(), TextErr
         Err(TextError::Empty(field))
     } else if text.chars().count() > max {
         Err(TextError::TooLong(field, max))
-    } else if text.chars().any(hidden::is_hidden) {
+    } else if text.chars().any(is_hidden) {
         Err(TextError::Hidden(field))
     } else {
         Ok(())

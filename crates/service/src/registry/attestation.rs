@@ -1,11 +1,11 @@
 //! One attestation of the registry: its members checked, its outcome at a
 //! time (the core's freshness rule), and the verdict to sign for it.
 
-use x402_verdict_core::endpoint::check_field;
-use x402_verdict_core::json::{Object, Value};
-use x402_verdict_core::member::{MemberPath, MemberRule, Members, UnknownMember};
-use x402_verdict_core::verdict::{is_assurance_level, recheck_hours, Verdict};
-use x402_verdict_core::{Endpoint, Freshness, KeyId, Timestamp, WireOutcome};
+use x402_verdict_core::json::{MemberPath, MemberRule, Members, Object, UnknownMember, Value};
+use x402_verdict_core::{
+    check_field, is_assurance_level, recheck_hours, Endpoint, Freshness, KeyId, Timestamp, Verdict,
+    WireOutcome,
+};
 
 use super::coverage::Coverage;
 use super::rules::EntryRule;

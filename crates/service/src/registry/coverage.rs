@@ -2,10 +2,8 @@
 //! path with any query, or its path and every path below it; and the key it
 //! is indexed under.
 
-use x402_verdict_core::endpoint::EndpointKey;
 use x402_verdict_core::json::Value;
-use x402_verdict_core::resource::path_span;
-use x402_verdict_core::Endpoint;
+use x402_verdict_core::{path_span, Endpoint, EndpointKey};
 
 /// How much an attestation covers (its `match` member).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! Every `resourceUrl` is indexed by its normalized form (the consumers'
-//! rule, [`same_resource`](x402_verdict_core::resource::same_resource)). An
+//! rule, [`same_resource`](x402_verdict_core::same_resource)). An
 //! attestation covers ([`Coverage`]) its URL exactly, its path with any query
 //! (`"path"`), or its path and everything below it at a `/` boundary
 //! (`"prefix"`: `/v1` covers `/v1` and `/v1/x`, never `/v1x`). An asked URL
@@ -30,11 +30,8 @@ mod rules;
 use std::collections::HashMap;
 use std::path::Path;
 
-use x402_verdict_core::endpoint::EndpointKey;
-use x402_verdict_core::json::Value;
-use x402_verdict_core::member::{MemberPath, MemberRule};
-use x402_verdict_core::resource::path_span;
-use x402_verdict_core::Endpoint;
+use x402_verdict_core::json::{MemberPath, MemberRule, Value};
+use x402_verdict_core::{path_span, Endpoint, EndpointKey};
 
 pub use attestation::Attestation;
 pub use coverage::Coverage;

@@ -1,9 +1,7 @@
 //! What can be wrong with a registry file: the file, the document, an entry.
 
-use x402_verdict_core::endpoint::EndpointError;
-use x402_verdict_core::member::MemberError;
-use x402_verdict_core::verdict::{VerdictError, VerdictRule};
-use x402_verdict_core::MAX_BODY_BYTES;
+use x402_verdict_core::json::MemberError;
+use x402_verdict_core::{EndpointError, VerdictError, VerdictRule, MAX_BODY_BYTES};
 
 use super::coverage::CoverageError;
 use crate::jsonfile::{InvalidFile, JsonFileError};

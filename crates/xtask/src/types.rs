@@ -1,16 +1,11 @@
-//! Prints the TypeScript unions of the core's closed vocabularies (states,
-//! outcomes, freshness, signature statuses, reasons, guard policies) from
-//! their `ALL` arrays, as a declaration file that the packages' types
-//! import (`scripts/build.sh` writes it into each package as
-//! `verdict-types.d.ts`), so that no union is written by hand:
-//!
-//! ```sh
-//! cargo run -q -p x402-verdict-core --example typescript-unions > pkg/verdict-types.d.ts
-//! ```
+//! `verdict-types.d.ts`: the TypeScript unions of the core's closed
+//! vocabularies (states, outcomes, freshness, signature statuses, reasons,
+//! guard policies), from their `ALL` arrays.
+
+use std::fmt::Write as _;
 
 use x402_verdict_core::guard::Policy;
-use x402_verdict_core::signing::SignatureStatus;
-use x402_verdict_core::{Freshness, Outcome, Reason, State};
+use x402_verdict_core::{Freshness, Outcome, Reason, SignatureStatus, State};
 
 /// `"a" | "b" | …`: the spellings, in the core's order.
 fn union(spellings: impl IntoIterator<Item = &'static str>) -> String {
@@ -21,7 +16,8 @@ fn union(spellings: impl IntoIterator<Item = &'static str>) -> String {
         .join(" | ")
 }
 
-fn main() {
+/// The declaration file.
+pub fn declarations() -> String {
     let unions = [
         (
             "What a badge rendered.",
@@ -54,10 +50,11 @@ fn main() {
             union(Policy::ALL.map(Policy::as_str)),
         ),
     ];
-    println!(
-        "// Written by crates/core/examples/typescript-unions.rs (the core's spellings): do not edit."
+    let mut out = String::from(
+        "// Written by `cargo xtask generate types` (the core's spellings): do not edit.\n",
     );
     for (doc, name, union) in unions {
-        println!("\n/** {doc} */\nexport type {name} = {union};");
+        let _ = write!(out, "\n/** {doc} */\nexport type {name} = {union};\n");
     }
+    out
 }

@@ -1,19 +1,19 @@
-//! Prints the words and spellings the browser package's JavaScript needs, as
-//! an ES module (`scripts/build.sh` writes it into the package as
-//! `words.js`), so that the JavaScript holds no copy of the core's:
-//!
-//! ```sh
-//! cargo run -q -p x402-verdict-core --example browser-words > pkg/words.js
-//! ```
+//! `words.js`: the words and spellings the badge package's JavaScript
+//! needs, as an ES module: the core's (the verdict request, the option
+//! names, the result of a badge whose code could not run) and the browser
+//! crate's own ([`x402_verdict_badge::words`]: the console's and the
+//! loader's sentences).
+
+use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use x402_verdict_core::options::OPTION_NAMES;
-use x402_verdict_core::text::{accessible_name, CHECKING};
+use x402_verdict_badge::words::{self as browser, accessible_name, CHECKING};
 use x402_verdict_core::{
-    browser, Evaluation, Outcome, Reason, State, VERDICT_MEDIA_TYPE, VERDICT_URL,
+    Evaluation, Outcome, Reason, State, OPTION_NAMES, VERDICT_MEDIA_TYPE, VERDICT_URL,
 };
 
-fn main() {
+/// The module.
+pub fn module() -> String {
     // A badge whose code could not run: no answer, nothing checked.
     let not_run = Evaluation::without_verdict(Outcome::NoResponse, Reason::NetworkError, None);
     let retry: Vec<&str> = Reason::ALL
@@ -74,10 +74,11 @@ fn main() {
             }),
         ),
     ];
-    println!(
-        "// Written by crates/core/examples/browser-words.rs (the core's words): do not edit."
+    let mut out = String::from(
+        "// Written by `cargo xtask generate words` (the core's and the browser crate's words): do not edit.\n",
     );
     for (name, value) in constants {
-        println!("export const {name} = {value};");
+        let _ = writeln!(out, "export const {name} = {value};");
     }
+    out
 }

@@ -1,12 +1,27 @@
-//! What the browser package says about its own loading, in one place: the
-//! build writes these words into the package as a JS module
-//! (`examples/browser-words.rs`, run by `scripts/build.sh`), so that the
-//! package's JavaScript holds no sentence of its own. Placeholders in braces
-//! (`{url}`, `{status}`, `{error}`) are filled in by the loader.
+//! The words only the browser says, in one place: the badge's own (what it
+//! shows while checking, its accessible name) and the package's about its
+//! own loading. `cargo xtask generate words` writes them into the package
+//! as a JS module (`words.js`, beside the core's spellings the package's
+//! JavaScript needs), so that the package's JavaScript holds no sentence of
+//! its own. Placeholders in braces (`{url}`, `{status}`, `{error}`) are
+//! filled in by the loader.
+
+/// What a badge shows while its lookup runs, before any result: the state
+/// its host carries (`data-state`, which stylesheets and pages read), its
+/// label and its hover text.
+pub const CHECKING: [&str; 3] = ["checking", "checking", "Checking the verification service…"];
+
+/// A badge's accessible name (its `aria-label`), from the label it shows.
+pub fn accessible_name(label: &str) -> String {
+    // Pushed, not `format!`: the wasm holds no `core::fmt`.
+    let mut name = String::from("x402 verification: ");
+    name.push_str(label);
+    name
+}
 
 /// The key (`Symbol.for` it) under which the package's JavaScript hands the
 /// wasm the options it read from HTML attributes, as written: an object of
-/// texts, each read by [`crate::options::from_attribute`] where the options
+/// texts, each read by [`x402_verdict_core::from_attribute`] where the options
 /// themselves hold no value for it.
 pub const ATTRIBUTES_KEY: &str = "x402-verdict.attributes";
 
