@@ -86,7 +86,7 @@ pub fn check_payment(
 /// the service publishes ([`TrustedKeys::published`]), fetched beside the
 /// verdict within the same timeout and kept as verdicts are (per
 /// `Cache-Control`, one request in flight).
-async fn evaluate_with_keys(mut options: LookupOptions) -> Evaluation {
+pub(crate) async fn evaluate_with_keys(mut options: LookupOptions) -> Evaluation {
     let base = match &options.base_url {
         Some(base) if options.lookup.keys.is_empty() => base.clone(),
         _ => return evaluate(&options).await,

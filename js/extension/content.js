@@ -1,0 +1,60 @@
+// The extension's content script, in the top document of every page. It
+// only reads: the page's own badges (the badge package's elements, their
+// lookup options as the package reads them from their attributes) and,
+// only when the background asks (the document was a 402 without a
+// PAYMENT-REQUIRED header), the text of its inline scripts, where an x402
+// v1 paywall keeps its terms. It hands both to the background, which
+// decides everything. It changes nothing in the page and sends nothing
+// anywhere but to the extension.
+import { fromAttributes } from "../options.js";
+import { ATTRIBUTES_KEY } from "../words.js";
+import { LIMITS, PAGE_BADGES } from "./extension-words.js";
+import { api } from "./api.js";
+
+/** The lookup options' texts of the page's first badges, in document order. */
+function badges() {
+  const found = [];
+  for (const element of document.querySelectorAll(PAGE_BADGES.selector)) {
+    if (found.length >= LIMITS.badges) break;
+    const [, prefix] = PAGE_BADGES.prefixes.find(([selector]) => element.matches(selector));
+    found.push({ ...fromAttributes(element, prefix)[Symbol.for(ATTRIBUTES_KEY)] });
+  }
+  return found;
+}
+
+/** The text of the page's inline scripts, at most LIMITS.paywallText of it. */
+function scripts() {
+  let text = "";
+  for (const script of document.scripts) {
+    if (!script.src) text += `${script.text}\n`;
+    if (text.length >= LIMITS.paywallText) break;
+  }
+  return text.slice(0, LIMITS.paywallText);
+}
+
+let sent = "";
+/** Hands the page's badges over when they changed; with its scripts when the background wants them. */
+async function send() {
+  const found = badges();
+  const key = JSON.stringify(found);
+  if (key === sent) return;
+  sent = key;
+  try {
+    const reply = await api.runtime.sendMessage({ kind: "page", badges: found });
+    if (reply?.wantsPage) await api.runtime.sendMessage({ kind: "page", badges: found, scripts: scripts() });
+  } catch {
+    // The extension is reloading: nothing to hand over.
+  }
+}
+
+send();
+// Badges drawn later: looked for again when the page is idle, once per burst of changes.
+let waiting = false;
+new MutationObserver(() => {
+  if (waiting) return;
+  waiting = true;
+  requestIdleCallback(() => {
+    waiting = false;
+    send();
+  });
+}).observe(document, { childList: true, subtree: true });
