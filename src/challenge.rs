@@ -1,7 +1,7 @@
 //! `endpointsFromPaymentRequired` and `endpointsFromDiscovery`: the
 //! endpoints an x402 payment challenge accepts, or that each resource of a
 //! facilitator's discovery listing accepts, read by the core, ready to be
-//! given to `renderBadge`.
+//! given to `renderBadge` (with the verdict a challenge staples for each).
 
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
@@ -23,6 +23,13 @@ export interface PaymentEndpoint {
   asset: string;
   /** In the asset's smallest unit, as decimal digits. */
   amount: string;
+  /**
+   * The verdict the challenge staples for this option (x402 v2's `x402-verdict`
+   * extension), as JSON text: the `verdict` option of `renderBadge` and
+   * `lookupVerdict`, used with no request when it is validly signed under
+   * `publicKey`, about this endpoint and at most 300 s old. Absent when none is stapled.
+   */
+  verdict?: string;
 }
 
 /** The endpoints of a challenge, or none and the reason. */

@@ -1,15 +1,18 @@
-//! The seller's side of an inlined verdict, for the x402-verdict package's
-//! `x402-verdict/seller` module (feature `agent`): the verdict fetched as the
-//! service returned it, with how long its `Cache-Control` lets it be kept
-//! and served stale; whether the core takes a verdict inlined now
-//! ([`x402_verdict_core::inline`]); the bound on the verdicts kept; and the
-//! words of the seller's own 402 page. The module's JavaScript keeps the
-//! verdicts and writes the markup; every rule is the core's.
+//! The seller's side of an inlined or stapled verdict, for the x402-verdict
+//! package's `x402-verdict/seller` module (feature `agent`): the verdict
+//! fetched as the service returned it, with how long its `Cache-Control`
+//! lets it be kept and served stale; whether the core takes a verdict
+//! inlined now ([`x402_verdict_core::inline`]); the bound on the verdicts
+//! kept; the words of the seller's own 402 page; and the x402 extension
+//! that staples verdicts to a 402 ([`x402_verdict_core::staple`]). The
+//! module's JavaScript keeps the verdicts and writes the markup; every rule
+//! is the core's.
 
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
+use x402_verdict_core::staple::{extension, EXTENSION_KEY, VERDICTS};
 use x402_verdict_core::writing::line;
 use x402_verdict_core::{Evaluation, LookupOptions};
 
@@ -113,4 +116,20 @@ pub fn paywall_words() -> Array {
 #[wasm_bindgen(js_name = paywallOptionLabel)]
 pub fn paywall_option_label(chain: &str, pay_to: &str) -> String {
     option_label(chain, pay_to)
+}
+
+/// The x402 extension that staples verdicts to a 402: `[its key, the
+/// member of its info that changes from one 402 to the next]` (the
+/// extension's `dynamicInfoFields`).
+#[wasm_bindgen(js_name = stapleNames, unchecked_return_type = "[string, string]")]
+pub fn staple_names() -> Array {
+    Array::of2(&EXTENSION_KEY.into(), &VERDICTS.into())
+}
+
+/// The extension's value stapling `verdicts` (verdict documents' JSON text,
+/// as the service returned them), as JSON text: `{"info": {"verdicts":
+/// [...]}, "schema": …}` ([`x402_verdict_core::staple::extension`]).
+#[wasm_bindgen(js_name = stapledExtension)]
+pub fn stapled_extension(verdicts: Vec<String>) -> String {
+    extension(verdicts.iter().map(String::as_str))
 }

@@ -215,9 +215,9 @@ class FirefoxExtension {
     return self;
   }
 
-  /** The id of the action's button in the browser's window. */
-  widget() {
-    return `${GECKO_ID.toLowerCase().replace(/[^a-z0-9_-]/g, "_")}-browser-action`;
+  /** The id of the action's toolbar item in the browser's window (its button's is `…-BAP`). */
+  widget(part = "browser-action") {
+    return `${GECKO_ID.toLowerCase().replace(/[^a-z0-9_-]/g, "_")}-${part}`;
   }
 
   /** Runs `script` in the browser's own window (Marionette's chrome context). */
@@ -274,8 +274,8 @@ class FirefoxExtension {
     return this.chrome(`
       const button = document.getElementById(arguments[0]);
       const badge = button.querySelector(".toolbarbutton-badge");
-      return { text: button.getAttribute("badge") ?? "", title: button.getAttribute("tooltiptext") ?? button.getAttribute("label"), colour: badge ? getComputedStyle(badge).backgroundColor : "" };
-    `, this.widget());
+      return { text: badge.textContent, title: button.getAttribute("tooltiptext"), colour: getComputedStyle(badge).backgroundColor };
+    `, this.widget("BAP"));
   }
 
   async popup(tabId, screenshot) {

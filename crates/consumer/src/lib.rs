@@ -14,6 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 use reqwest::redirect::Policy;
 use x402_verdict_core::cache::{reuse_seconds, MAX_KEPT_ANSWERS};
+use x402_verdict_core::staple::Source;
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
     MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
@@ -190,11 +191,7 @@ impl Verifier {
             return Evaluation::no_service();
         };
         let url = base_url.verdict_url(&endpoint);
-        let lookup = Lookup {
-            endpoint,
-            keys: self.keys.clone(),
-            strict: self.strict,
-        };
+        let lookup = self.lookup(endpoint);
         let (client, timeout) = (self.client.clone(), self.timeout);
         let answer = match &self.kept {
             None => fetch_verdict(client, url, timeout, None).await,
@@ -207,7 +204,7 @@ impl Verifier {
                 }
             },
         };
-        let now = Timestamp::from_system_time(SystemTime::now());
+        let now = now();
         match answer {
             Err(unfetched) => lookup.evaluate(unfetched.response(), now),
             Ok(answer) => lookup.evaluate(
@@ -220,6 +217,35 @@ impl Verifier {
         }
     }
 
+    /// Looks `endpoint` up as [`Verifier::check`] does, unless `stapled`
+    /// (the verdict document its 402 staples for it, as JSON text:
+    /// [`PaymentOption::verdict`](x402_verdict_core::PaymentOption::verdict))
+    /// stands in for the request under the core's rule
+    /// ([`Lookup::evaluate_inlined`]: the bounds of a fetched body, a
+    /// `valid` signature under this verifier's keys, at most 300 s old):
+    /// the result, and where its verdict came from. A stapled verdict that
+    /// does not stand in is ignored, as if none were stapled.
+    pub async fn check_stapled(
+        &self,
+        endpoint: Endpoint,
+        stapled: Option<&str>,
+    ) -> (Evaluation, Source) {
+        let lookup = self.lookup(endpoint);
+        if let Some(result) = stapled.and_then(|text| lookup.evaluate_inlined(text, now())) {
+            return (result, Source::Stapled);
+        }
+        (self.check(lookup.endpoint).await, Source::Fetched)
+    }
+
+    /// The lookup of `endpoint` under this verifier's keys and strictness.
+    fn lookup(&self, endpoint: Endpoint) -> Lookup {
+        Lookup {
+            endpoint,
+            keys: self.keys.clone(),
+            strict: self.strict,
+        }
+    }
+
     /// GETs `url` as JSON with this verifier's client: the status and up
     /// to `cap` bytes of body. The caller bounds the exchange in time.
     ///
@@ -229,6 +255,11 @@ impl Verifier {
     pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), Unfetched> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
+}
+
+/// The current time, as the core reads it.
+fn now() -> Timestamp {
+    Timestamp::from_system_time(SystemTime::now())
 }
 
 /// GETs the verdict at `url` within `timeout`; with `kept`, keeps the

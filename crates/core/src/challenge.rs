@@ -21,6 +21,7 @@ use crate::json::{parse_strict, ParseError, Value};
 use crate::keys::decode_base64;
 use crate::member::{MemberRule, Members};
 use crate::options::ReadError;
+use crate::staple::Staple;
 use crate::writing::{
     display_from_words, error_from_words, line, text, uDisplay, words_from_str, Chain,
 };
@@ -49,6 +50,23 @@ pub struct PaymentOption {
     /// The amount in the asset's smallest unit, as decimal digits (v1
     /// `maxAmountRequired`, v2 `amount`); never a float.
     pub amount: String,
+    /// The verdict document the challenge staples for this option's
+    /// endpoint (x402 v2, [`crate::staple`]), as JSON text: what the
+    /// `verdict` option of a lookup takes. `None` when it staples none.
+    /// Not one of the option's terms: two readings of one challenge agree
+    /// whatever their staples.
+    pub verdict: Option<String>,
+}
+
+impl PaymentOption {
+    /// Whether `other` offers the same terms: the endpoint, scheme, asset
+    /// and amount (its stapled verdict aside).
+    pub fn same_terms(&self, other: &PaymentOption) -> bool {
+        self.endpoint == other.endpoint
+            && self.scheme == other.scheme
+            && self.asset == other.asset
+            && self.amount == other.amount
+    }
 }
 
 /// A payment challenge: its x402 version and the options it accepts.
@@ -56,12 +74,15 @@ pub struct PaymentOption {
 pub struct Challenge {
     /// `x402Version`: 1 or 2.
     pub version: u8,
-    /// The accepted options, in the challenge's order (1 to [`MAX_OPTIONS`]).
+    /// The accepted options, in the challenge's order (1 to [`MAX_OPTIONS`]),
+    /// each with the verdict stapled for it.
     pub options: Vec<PaymentOption>,
 }
 
 impl Challenge {
-    /// Reads a `PaymentRequired` object, x402 v1 or v2.
+    /// Reads a `PaymentRequired` object, x402 v1 or v2, and the verdict
+    /// stapled for each option ([`Staple::read`]: x402 v2 only; a staple
+    /// that cannot be read is none, never an error).
     ///
     /// # Errors
     ///
@@ -107,7 +128,11 @@ impl Challenge {
             }
             _ => None,
         };
-        let options = read_accepts(accepts, resource)?;
+        let mut options = read_accepts(accepts, resource)?;
+        let staple = Staple::read(value);
+        for option in &mut options {
+            option.verdict = staple.verdict_for(&option.endpoint).map(str::to_owned);
+        }
         Ok(Challenge { version, options })
     }
 
@@ -606,6 +631,7 @@ fn read_option(
         scheme: member("scheme")?.to_owned(),
         asset: member("asset")?.to_owned(),
         amount: amount.to_owned(),
+        verdict: None,
     })
 }
 
@@ -632,6 +658,6 @@ fn difference(a: &Challenge, b: &Challenge) -> Option<Difference> {
     if a.options.len() != b.options.len() {
         return Some(Difference::AcceptedCount);
     }
-    let i = a.options.iter().zip(&b.options).position(|(x, y)| x != y)?;
+    let i = (a.options.iter().zip(&b.options)).position(|(x, y)| !x.same_terms(y))?;
     Some(Difference::Accepted(i))
 }

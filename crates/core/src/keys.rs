@@ -16,6 +16,9 @@ use crate::writing::{display_from_words, error_without_cause, uDisplay, words_fr
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KeyId([u8; 8]);
 
+/// What [`KeyId::parse`] reads, as a JSON Schema `pattern`.
+pub const KEY_ID_PATTERN: &str = "^[0-9a-f]{16}$";
+
 impl KeyId {
     /// The keyId of `key`.
     pub fn of(key: &VerifyingKey) -> Self {

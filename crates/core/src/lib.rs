@@ -20,7 +20,9 @@
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
-//!   inlined in the page stands in for a request ([`inline`]);
+//!   inlined in the page or stapled to the 402 stands in for a request
+//!   ([`inline`]); the verdicts a 402 staples, and the extension that
+//!   carries them ([`staple`]);
 //! - whether code that pays may pay an endpoint, and why not ([`guard`]);
 //! - the words of a seller's own 402 page ([`seller`]);
 //! - what the buyer's browser extension shows for the payment a tab was
@@ -68,6 +70,7 @@ pub mod seller;
 #[cfg(feature = "serde")]
 mod serialize;
 pub mod signing;
+pub mod staple;
 pub mod text;
 pub mod time;
 pub mod verdict;

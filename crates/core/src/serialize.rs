@@ -1,6 +1,7 @@
 //! The structured result through serde (feature `serde`): the shape
 //! [`evaluation_schema`](crate::schema::evaluation_schema) describes, absent fields
-//! left out; an option read from a payment challenge; and the endpoints of
+//! left out; an option read from a payment challenge (with the verdict
+//! stapled for it, as the `verdict` option of a lookup); and the endpoints of
 //! a discovery listing's page.
 //!
 //! Written by hand with `serialize_map` rather than derived, from the
@@ -28,13 +29,16 @@ impl Serialize for Evaluation {
 
 impl Serialize for PaymentOption {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(6))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("chain", self.endpoint.chain())?;
         map.serialize_entry("payTo", self.endpoint.pay_to())?;
         map.serialize_entry("resourceUrl", self.endpoint.resource_url())?;
         map.serialize_entry("scheme", &self.scheme)?;
         map.serialize_entry("asset", &self.asset)?;
         map.serialize_entry("amount", &self.amount)?;
+        if let Some(verdict) = &self.verdict {
+            map.serialize_entry("verdict", verdict)?;
+        }
         map.end()
     }
 }

@@ -24,6 +24,14 @@ pub enum WireOutcome {
 }
 
 impl WireOutcome {
+    /// Every outcome, in the order the protocol lists them.
+    pub const ALL: [WireOutcome; 4] = [
+        WireOutcome::HumanBacked,
+        WireOutcome::Revoked,
+        WireOutcome::Stale,
+        WireOutcome::NoSignal,
+    ];
+
     /// The wire spelling (`human_backed`, `revoked`, `stale`, `no_signal`).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -124,6 +124,11 @@ fn http_reads_the_header_and_checks_a_repeated_body() {
     reworded["accepts"][0]["extra"] = json!({"name": "USDC"});
     reworded["resource"]["description"] = json!("other words");
     assert!(Challenge::from_http(Some(header), reworded.to_string().as_bytes()).is_ok());
+    // So may the verdicts they staple: the header's are the ones read.
+    let stapled = fixture("x402 v2 object with stapled verdicts").to_string();
+    let read = Challenge::from_http(Some(header), stapled.as_bytes()).unwrap();
+    assert_eq!(read, from_header);
+    assert!(read.options.iter().all(|option| option.verdict.is_none()));
 }
 
 #[test]

@@ -1,22 +1,25 @@
 //! The evaluation as a table: every outcome x freshness x signature x strict,
 //! checked against the protocol's rule written out independently here, and
-//! every reason a result can carry; and a verdict inlined in the page, which
-//! stands in for a request only when it is a valid document about this
-//! endpoint, validly signed under the consumer's keys and at most
+//! every reason a result can carry; and a verdict inlined in the page or
+//! stapled to the 402, which stands in for a request only when it is a
+//! valid document about this endpoint within the bounds of a fetched body,
+//! validly signed under the consumer's keys and at most
 //! `MAX_INLINED_AGE_SECONDS` old, and then reads exactly as the same document
-//! fetched.
+//! fetched: every case of the inlined path runs through the stapled one
+//! too, and they agree.
 
 use ed25519_dalek::SigningKey;
 use serde_json::{json, Value};
 use x402_verdict_core::endpoint::MAX_FIELD_BYTES;
 use x402_verdict_core::evaluate::MAX_CLOCK_SKEW_SECONDS;
 use x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS;
-use x402_verdict_core::json::Object;
+use x402_verdict_core::json::{Object, MAX_DEPTH};
+use x402_verdict_core::keys::encode_base64;
 use x402_verdict_core::options::{OptionError, OptionRule, OptionsError};
 use x402_verdict_core::verdict::VerdictError;
 use x402_verdict_core::{
-    Endpoint, Evaluation, FetchFailure, Freshness, Lookup, LookupOptions, Outcome, Reason,
-    Response, SignatureStatus, State, Timestamp, TrustedKeys,
+    Challenge, Endpoint, Evaluation, FetchFailure, Freshness, Lookup, LookupOptions, Outcome,
+    Reason, Response, SignatureStatus, State, Timestamp, TrustedKeys, MAX_BODY_BYTES,
 };
 
 const CHAIN: &str = "base";
@@ -499,7 +502,7 @@ fn freshness_holds_to_the_end_of_the_cadence_and_not_a_second_past() {
     assert_eq!(Freshness::at(t(skew), 24, t(0)), Freshness::Fresh);
 }
 
-// ---- a verdict inlined in the page ----
+// ---- a verdict inlined in the page, or stapled to the 402 ----
 
 /// The JSON text of a document signed by `key`, issued `issued` seconds
 /// from now, about `resource`, with `outcome`.
@@ -525,6 +528,32 @@ fn fetched(lookup: &Lookup, text: &str) -> Evaluation {
     lookup.evaluate(response, now())
 }
 
+/// The document `text` stapled, verbatim, to an x402 v2 challenge whose one
+/// option is the lookup's endpoint (its chain by its CAIP-2 id, its address
+/// in lowercase), read from its `PAYMENT-REQUIRED` header as a consumer
+/// reads it and taken as an inlined verdict is: `None` when the challenge
+/// cannot be read (it is over its own bounds) or staples nothing for the
+/// option.
+fn stapled(lookup: &Lookup, text: &str) -> Option<Evaluation> {
+    let e = &lookup.endpoint;
+    let chain = x402_verdict_core::canonical_chain(e.chain());
+    let challenge = format!(
+        r#"{{"x402Version":2,"resource":{{"url":"{}"}},"accepts":[{{"scheme":"exact","network":"{chain}","amount":"1","asset":"0xA","payTo":"{}"}}],"extensions":{{"x402-verdict":{{"info":{{"verdicts":[{text}]}}}}}}}}"#,
+        e.resource_url(),
+        e.pay_to().to_lowercase(),
+    );
+    let read = Challenge::from_header(&encode_base64(challenge.as_bytes())).ok()?;
+    lookup.evaluate_inlined(read.options[0].verdict.as_deref()?, now())
+}
+
+/// What `text` given in place of a request gives: inlined and stapled
+/// alike (asserted).
+fn in_place_of_a_request(lookup: &Lookup, text: &str) -> Option<Evaluation> {
+    let inlined = lookup.evaluate_inlined(text, now());
+    assert_eq!(stapled(lookup, text), inlined, "stapled as inlined");
+    inlined
+}
+
 #[test]
 fn a_valid_fresh_verdict_reads_exactly_as_fetched() {
     for strict in [false, true] {
@@ -535,7 +564,7 @@ fn a_valid_fresh_verdict_reads_exactly_as_fetched() {
             ("stale", State::Unknown),
         ] {
             let text = signed(outcome, 0, RESOURCE, &signer());
-            let inlined = lookup.evaluate_inlined(&text, now()).expect(outcome);
+            let inlined = in_place_of_a_request(&lookup, &text).expect(outcome);
             assert_eq!(inlined.state, state, "{outcome}");
             assert_eq!(inlined, fetched(&lookup, &text), "{outcome}");
         }
@@ -546,9 +575,8 @@ fn a_valid_fresh_verdict_reads_exactly_as_fetched() {
 fn its_age_is_bounded_by_its_signed_issued_at() {
     let lookup = lookup(TrustedKeys::from_keys([signer().verifying_key()]), true);
     let used = |issued: i64| {
-        lookup
-            .evaluate_inlined(&signed("human_backed", issued, RESOURCE, &signer()), now())
-            .is_some()
+        let text = signed("human_backed", issued, RESOURCE, &signer());
+        in_place_of_a_request(&lookup, &text).is_some()
     };
     assert!(used(-MAX_INLINED_AGE_SECONDS), "exactly N seconds old");
     assert!(!used(-MAX_INLINED_AGE_SECONDS - 1), "a second older");
@@ -608,10 +636,42 @@ fn anything_the_page_could_forge_asks_the_service() {
         ),
     ];
     for (name, lookup, text) in cases {
-        assert_eq!(lookup.evaluate_inlined(&text, now()), None, "{name}");
+        assert_eq!(in_place_of_a_request(&lookup, &text), None, "{name}");
     }
     // A tampered verdict never reads verified, fetched or inlined.
     assert_ne!(fetched(&mine, &promoted).state, State::HumanBacked);
+}
+
+/// The bounds of a fetched body (its bytes, its nesting) hold for a
+/// document given in place of a request, one table for the three paths:
+/// a valid verdict padded to 10 MB reads verified on none of them.
+#[test]
+fn the_bounds_of_a_fetched_body_hold_inlined_and_stapled() {
+    let lookup = lookup(TrustedKeys::from_keys([signer().verifying_key()]), true);
+    let good = signed("human_backed", 0, RESOURCE, &signer());
+    let padded = |spaces: usize| good.replacen('{', &("{".to_owned() + &" ".repeat(spaces)), 1);
+    let member = |json: String| good.replacen('{', &format!("{{\"pad\":{json},"), 1);
+    let string = |bytes: usize| format!("\"{}\"", "x".repeat(bytes));
+    let nested = |levels: usize| member("[".repeat(levels) + &"]".repeat(levels));
+    let cases = [
+        ("a valid verdict", good.clone(), true),
+        ("padded to 10 MB with whitespace", padded(10 << 20), false),
+        (
+            "padded to one byte past 64 KiB",
+            padded(MAX_BODY_BYTES + 1 - good.len()),
+            false,
+        ),
+        ("with a member of 10 MB", member(string(10 << 20)), false),
+        ("with a member of 32 KiB", member(string(32 << 10)), true),
+        ("nested one level past the bound", nested(MAX_DEPTH), false),
+        ("nested within the bound", nested(4), true),
+    ];
+    for (name, text, stands_in) in cases {
+        let fetched_reads = fetched(&lookup, &text).state == State::HumanBacked;
+        assert_eq!(fetched_reads, stands_in, "{name}, fetched");
+        let given = in_place_of_a_request(&lookup, &text);
+        assert_eq!(given.is_some(), stands_in, "{name}, inlined and stapled");
+    }
 }
 
 #[test]
