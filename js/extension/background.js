@@ -64,6 +64,9 @@ function recordOf(tabId) {
   return tabs.get(tabId);
 }
 
+/** By tab id: what the content script of a document whose record is not made yet said ({ url, badges }). */
+const early = new Map();
+
 /** A response of a tab: a new top document starts a new record; a 402 is a challenge met. */
 function responded(details) {
   const { tabId, type, statusCode, url } = details;
@@ -73,11 +76,31 @@ function responded(details) {
     recordOf(tabId).url = url;
     changed(tabId);
   }
-  if (statusCode !== CHALLENGE.status) return;
-  const header = details.responseHeaders?.find((h) => h.name.toLowerCase() === CHALLENGE.header)?.value;
-  // A top document without the header: its page may be a v1 paywall, whose terms the content script reads.
-  if (top && header === undefined) recordOf(tabId).wantsPage = true;
-  met(tabId, { ...engine.readChallenge(url, header), url, top });
+  if (statusCode === CHALLENGE.status) {
+    const header = details.responseHeaders?.find((h) => h.name.toLowerCase() === CHALLENGE.header)?.value;
+    // A top document without the header: its page may be a v1 paywall, whose terms the content script reads.
+    if (top && header === undefined) recordOf(tabId).wantsPage = true;
+    met(tabId, { ...engine.readChallenge(url, header), url, top });
+  }
+  // The document's content script may have spoken before its response reached here.
+  const said = early.get(tabId);
+  if (top && said?.url === url) {
+    early.delete(tabId);
+    heard(tabId, said.badges);
+  }
+}
+
+/** The page of `tabId` draws `badges`; when its record wants the page's scripts, they are asked for. */
+function heard(tabId, badges) {
+  const record = tabs.get(tabId);
+  record.badges = badges.slice(0, LIMITS.badges);
+  changed(tabId);
+  if (!record.wantsPage) return;
+  record.wantsPage = false;
+  api.tabs.sendMessage(tabId, { kind: "scripts" }, { frameId: 0 }).then((scripts) => later(() => {
+    if (tabs.get(tabId) !== record || typeof scripts !== "string") return;
+    met(tabId, { ...engine.readChallenge(record.url, undefined, scripts.slice(0, LIMITS.paywallText)), url: record.url, top: true });
+  }), () => {});
 }
 
 /** Records a challenge met in `tabId`: the same one again moves to the front, a new one is looked up. */
@@ -177,6 +200,7 @@ api.tabs.onUpdated.addListener((tabId, change) => {
 
 api.tabs.onRemoved.addListener((tabId) => later(() => {
   tabs.delete(tabId);
+  early.delete(tabId);
   save(tabId);
 }));
 
@@ -192,20 +216,14 @@ api.storage.onChanged.addListener((changes, area) => {
   }
 });
 
-/** The messages of the content script (`page`), the popup (`view`) and the settings page (`settings`, `form`). */
+/** The messages of the content script (`page`), the popup (`view`) and the settings page (`settings`, `form`): each answer. */
 const ANSWERS = {
-  /** The page's badges and, when asked, its inline scripts (a v1 paywall's terms); answers whether they are wanted. */
-  page({ badges = [], scripts }, sender) {
+  /** The badges of the page of the sender's tab (kept until its record is made, when it is not yet). */
+  page({ badges }, sender) {
     const tabId = sender.tab?.id;
-    const record = tabs.get(tabId);
-    if (tabId === undefined || sender.frameId !== 0 || !record) return { wantsPage: false };
-    record.badges = badges.slice(0, LIMITS.badges);
-    if (typeof scripts === "string" && record.wantsPage) {
-      record.wantsPage = false;
-      met(tabId, { ...engine.readChallenge(record.url, undefined, scripts.slice(0, LIMITS.paywallText)), url: record.url, top: true });
-    }
-    changed(tabId);
-    return { wantsPage: record.wantsPage };
+    if (tabId === undefined || sender.frameId !== 0 || !Array.isArray(badges)) return;
+    if (tabs.get(tabId)?.url === sender.url) heard(tabId, badges);
+    else early.set(tabId, { url: sender.url, badges: badges.slice(0, LIMITS.badges) });
   },
   view: ({ tabId }) => viewOf(tabId),
   settings: () => inForce,

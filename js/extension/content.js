@@ -1,11 +1,12 @@
 // The extension's content script, in the top document of every page. It
 // only reads: the page's own badges (the badge package's elements, their
-// lookup options as the package reads them from their attributes) and,
+// lookup options as the package reads them from their attributes), handed
+// to the background when the page is idle and again when they change; and,
 // only when the background asks (the document was a 402 without a
 // PAYMENT-REQUIRED header), the text of its inline scripts, where an x402
-// v1 paywall keeps its terms. It hands both to the background, which
-// decides everything. It changes nothing in the page and sends nothing
-// anywhere but to the extension.
+// v1 paywall keeps its terms. The background decides everything. It
+// changes nothing in the page and sends nothing anywhere but to the
+// extension.
 import { fromAttributes } from "../options.js";
 import { ATTRIBUTES_KEY } from "../words.js";
 import { LIMITS, PAGE_BADGES } from "./extension-words.js";
@@ -32,21 +33,23 @@ function scripts() {
   return text.slice(0, LIMITS.paywallText);
 }
 
-let sent = "";
-/** Hands the page's badges over when they changed; with its scripts when the background wants them. */
-async function send() {
+let sent;
+/** Hands the page's badges over, when they changed since. */
+function send() {
   const found = badges();
   const key = JSON.stringify(found);
   if (key === sent) return;
   sent = key;
-  try {
-    const reply = await api.runtime.sendMessage({ kind: "page", badges: found });
-    if (reply?.wantsPage) await api.runtime.sendMessage({ kind: "page", badges: found, scripts: scripts() });
-  } catch {
-    // The extension is reloading: nothing to hand over.
-  }
+  // The extension reloading hears nothing: nothing to hand over.
+  api.runtime.sendMessage({ kind: "page", badges: found }).catch(() => {});
 }
 
+// The background asks for the scripts of a 402 page without the header.
+api.runtime.onMessage.addListener((message, sender, reply) => {
+  if (message?.kind !== "scripts" || sender.id !== api.runtime.id) return false;
+  reply(scripts());
+  return false;
+});
 send();
 // Badges drawn later: looked for again when the page is idle, once per burst of changes.
 let waiting = false;

@@ -124,7 +124,19 @@ async function toolbarWhen(browser, tabId, settled, what) {
   }
   assert.fail(`${browser.engine}: the toolbar never showed ${what}: ${JSON.stringify(last)}`);
 }
-const shows = (mark) => (bar) => bar.text === mark;
+/** The toolbar shows `mark` and a verdict's title (its words come in one call after the mark's). */
+const shows = (mark, title = /^(\d+ options: )?Verification: /) => (bar) => bar.text === mark && title.test(bar.title);
+
+/** Reads the popup of `tabId` until it says what `expected` matches (the page's badges come when the page is idle); its last reading. */
+async function popupWhen(browser, tabId, expected, screenshot) {
+  let last;
+  for (let i = 0; i < 20; i++) {
+    last = await browser.popup(tabId, screenshot);
+    if (expected.test(last)) return last;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  assert.fail(`${browser.engine}: the popup never said ${expected}: ${last}`);
+}
 
 for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox")) {
   describe(`the extension in ${engine}`, { concurrency: false }, () => {
@@ -143,8 +155,7 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
     test("with no service set, every endpoint reads unknown with the core's words, and the popup says how to set one", async () => {
       const sent = front.asked.length;
       const tab = await browser.open(`${shop.url}/human`);
-      const bar = await toolbarWhen(browser, tab, shows(MARK.unknown), "?");
-      assert.match(bar.title, /^Verification: unknown; outcome no_service; .*reason no_base_url\.$/);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; outcome no_service; .*reason no_base_url\.$/), "? for no service");
       const popup = await browser.popup(tab);
       assert.match(popup, /No verification service is set, so every endpoint reads unknown\./);
       assert.match(popup, /Set one in this extension's settings/);
@@ -167,8 +178,7 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       ];
       for (const [path, mark, title, words] of cases) {
         const tab = await browser.open(`${shop.url}${path}`);
-        const bar = await toolbarWhen(browser, tab, shows(mark), `${mark} for ${path}`);
-        assert.match(bar.title, title, path);
+        await toolbarWhen(browser, tab, shows(mark, title), `${mark} and ${title} for ${path}`);
         const popup = await browser.popup(tab);
         assert.match(popup, /This page asks payment/, path);
         assert.match(popup, words, path);
@@ -182,30 +192,26 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       const tab = await browser.open(`${shop.url}/slow`);
       // The page has loaded while its lookup still waits for the service (which never answers; the extension gives up after 3 s).
       await toolbarWhen(browser, tab, (bar) => bar.text === MARK.checking && bar.title === "Checking the verification service…", "… while checking");
-      const bar = await toolbarWhen(browser, tab, shows(MARK.unknown), "? after the timeout");
-      assert.match(bar.title, /outcome no_response; .*reason timeout\.$/);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /outcome no_response; .*reason timeout\.$/), "? after the timeout");
     });
 
     test("two options, one revoked: ✕, the revoked one's line with the count, both in the popup", async () => {
       const tab = await browser.open(`${shop.url}/two`);
-      const bar = await toolbarWhen(browser, tab, shows(MARK.revoked), "✕");
-      assert.match(bar.title, /^2 options: Verification: revoked; /);
-      const popup = await browser.popup(tab, `${ARTIFACTS}extension-popup-${engine}.png`);
+      await toolbarWhen(browser, tab, shows(MARK.revoked, /^2 options: Verification: revoked; /), "✕ and the revoked option's line");
+      const popup = await popupWhen(browser, tab, /Badges drawn by this page/, `${ARTIFACTS}extension-popup-${engine}.png`);
       assert.match(popup, /verified · G/);
       assert.match(popup, /not verified/);
     });
 
     test("x402 v1: the paywall page of x402-express 1.2 is read by the content script", async () => {
       const tab = await browser.open(`${shop.url}/legacy/quote`);
-      const bar = await toolbarWhen(browser, tab, shows(MARK.human), "✓ for the v1 paywall");
-      assert.match(bar.title, /^Verification: human-backed; /);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; /), "✓ for the v1 paywall");
       assert.match(await browser.popup(tab), /to 0x2096…287C on base-sepolia/);
     });
 
     test("a page whose script fetches a 402 API: the request's challenge in the toolbar and popup", async () => {
       const tab = await browser.open(`${shop.url}/shop.html`);
-      const bar = await toolbarWhen(browser, tab, shows(MARK.revoked), "✕ for the page's fetch");
-      assert.match(bar.title, /^Verification: revoked; /);
+      await toolbarWhen(browser, tab, shows(MARK.revoked, /^Verification: revoked; /), "✕ for the page's fetch");
       const popup = await browser.popup(tab);
       assert.match(popup, /A request of this page asks payment/);
       assert.ok(popup.includes(`${shop.url}/revoked`));
@@ -214,14 +220,12 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
     test("the page's own badge: checked when it is about the endpoint asked, flagged when it is not", async () => {
       let tab = await browser.open(`${shop.url}/human`);
       await toolbarWhen(browser, tab, shows(MARK.human), "✓");
-      let popup = await browser.popup(tab);
-      assert.match(popup, /Badges drawn by this page/);
+      let popup = await popupWhen(browser, tab, /Badges drawn by this page/);
       assert.match(popup, /The extension's own check of this endpoint:/);
       assert.doesNotMatch(popup, /not about the endpoint/);
       tab = await browser.open(`${shop.url}/revoked`);
       await toolbarWhen(browser, tab, shows(MARK.revoked), "✕");
-      popup = await browser.popup(tab, `${ARTIFACTS}extension-popup-flag-${engine}.png`);
-      assert.match(popup, /This badge is not about the endpoint this page asks payment for\./);
+      await popupWhen(browser, tab, /This badge is not about the endpoint this page asks payment for\./, `${ARTIFACTS}extension-popup-flag-${engine}.png`);
     });
 
     test("sends nothing but verdict and keys requests, for the endpoints of the 402s met, once per endpoint", async () => {
