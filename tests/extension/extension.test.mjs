@@ -19,11 +19,13 @@ import { createServer } from "node:http";
 import { demoKeys } from "../../scripts/demo.mjs";
 import { ENGINES } from "../support/browser.mjs";
 import { launchWithExtension } from "../support/extension.mjs";
+import { AGENT_PACKAGE } from "../support/package.mjs";
 import { attested, serveRegistry } from "../support/reference-service.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
 const publicKey = JSON.parse(readFileSync(demoKeys(), "utf8")).current.publicKey;
+const { verdictCache, verdictExtension } = await import(`${AGENT_PACKAGE}seller.js`);
 
 /** The address each route asks payment to, named for what the service says of it. */
 const PAY_TO = {
@@ -33,10 +35,11 @@ const PAY_TO = {
   tampered: "0x4000000000000000000000000000000000000004",
   down: "0x5000000000000000000000000000000000000005",
   slow: "0x6000000000000000000000000000000000000006",
+  stapled: "0x7000000000000000000000000000000000000007",
 };
 const option = (payTo) => ({ scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo });
 const ROUTES = {
-  ...Object.fromEntries(Object.entries(PAY_TO).map(([name, payTo]) => [`GET /${name}`, { accepts: option(payTo), description: name }])),
+  ...Object.fromEntries(Object.entries(PAY_TO).filter(([name]) => name !== "stapled").map(([name, payTo]) => [`GET /${name}`, { accepts: option(payTo), description: name }])),
   "GET /two": { accepts: [option(PAY_TO.human), option(PAY_TO.revoked)], description: "two addresses" },
 };
 /** The toolbar's marks, as the badge draws each state. */
@@ -79,6 +82,8 @@ async function startFront(upstream) {
 }
 
 let shop, service, front;
+/** The seller whose 402 staples its verdict (x402-verdict/seller's verdictExtension), its verdicts, and its own way to the service. */
+let stapledShop, sellerVerdicts, relay;
 /** The header the human-backed route's 402 carries, which /flood repeats. */
 let humanHeader;
 
@@ -96,6 +101,9 @@ before(async () => {
     "/flood": (req, res) => res.status(402).set("PAYMENT-REQUIRED", humanHeader).type("json").send("{}"),
   };
   shop = await startX402Servers({ routes: ROUTES, pages, paywall });
+  relay = await startFront(() => service.url);
+  sellerVerdicts = verdictCache({ baseUrl: relay.url, publicKey, strict: true });
+  stapledShop = await startX402Servers({ routes: { "GET /stapled": { accepts: option(PAY_TO.stapled), description: "stapled" } }, extension: verdictExtension(sellerVerdicts), paywall });
   humanHeader = (await fetch(`${shop.url}/human`)).headers.get("payment-required");
   const at = (path) => `${shop.url}${path}`;
   service = await serveRegistry({
@@ -106,12 +114,14 @@ before(async () => {
       attested(EVM_NETWORK, PAY_TO.revoked, at("/two"), { status: "revoked" }),
       ...["tampered", "down", "slow"].map((name) => attested(EVM_NETWORK, PAY_TO[name], at(`/${name}`))),
       attested("base-sepolia", EVM_PAY_TO, at("/legacy/quote")),
+      attested(EVM_NETWORK, PAY_TO.stapled, `${stapledShop.url}/stapled`),
     ],
   }, "extension-registry.json");
 });
 
 after(async () => {
-  await Promise.all([shop?.stop(), service?.stop(), front?.stop()]);
+  sellerVerdicts?.clear();
+  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), relay?.stop()]);
 });
 
 /** Reads the toolbar of `tabId` until `settled` says it is; its last reading. */
@@ -193,6 +203,15 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       // The page has loaded while its lookup still waits for the service (which never answers; the extension gives up after 3 s).
       await toolbarWhen(browser, tab, (bar) => bar.text === MARK.checking && bar.title === "Checking the verification service…", "… while checking");
       await toolbarWhen(browser, tab, shows(MARK.unknown, /outcome no_response; .*reason timeout\.$/), "? after the timeout");
+    });
+
+    test("a verdict stapled to the 402 is checked offline: ✓ with no verdict request for it", async () => {
+      const resourceUrl = `${stapledShop.url}/stapled`;
+      // The seller has its verdict (fetched now, so that it is under 300 s old whichever engine runs when).
+      assert.ok(await sellerVerdicts.fetch({ chain: EVM_NETWORK, payTo: PAY_TO.stapled, resourceUrl }));
+      const tab = await browser.open(resourceUrl);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; .*signature valid\.$/), "✓ from the staple");
+      assert.deepEqual(front.asked.filter((url) => url.includes(PAY_TO.stapled)), []);
     });
 
     test("two options, one revoked: ✕, the revoked one's line with the count, both in the popup", async () => {
