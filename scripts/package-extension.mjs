@@ -14,13 +14,14 @@
 // js/extension/content.js and the badge package's reader of attributes
 // (js/options.js); look.js, each state's mark and colour as the badge's
 // stylesheet draws them, read from js/badge.js; the pages, their
-// stylesheets, the policy schema (Chromium), the licences and the
-// manifest. Nothing is minified: a store's reviewer reads the code.
+// stylesheets, the icon (drawn here, as PNG), the policy schema
+// (Chromium), the licences and the manifest. Nothing is minified: a store's reviewer reads the code.
 //
 // Usage: node scripts/package-extension.mjs <build dir> <out dir> <file name stem>
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { crc32, deflateSync } from "node:zlib";
 import JSZip from "jszip";
 import { rolldown } from "rolldown";
 
@@ -47,6 +48,52 @@ function look() {
   }
   return `// Written by scripts/package-extension.mjs from js/badge.js's stylesheet: do not edit.\nexport const LOOK = ${JSON.stringify(table)};\n`;
 }
+
+/** The sizes of the extension's icon (the toolbar's 16 and 32 px, the stores' 48 and 128 px). */
+const ICON_SIZES = [16, 32, 48, 128];
+
+/**
+ * The extension's icon, `size` px square, as PNG: a seal (a ring and a dot)
+ * in the badge's neutral colour on transparency, drawn with coverage
+ * sampled 4×4 per pixel.
+ */
+function icon(size) {
+  const [r, g, b] = [0x30, 0x34, 0x3b];
+  const rows = [];
+  for (let y = 0; y < size; y++) {
+    const row = [0];
+    for (let x = 0; x < size; x++) {
+      let covered = 0;
+      for (let sy = 0; sy < 4; sy++) {
+        for (let sx = 0; sx < 4; sx++) {
+          const d = Math.hypot((x + (sx + 0.5) / 4) / size - 0.5, (y + (sy + 0.5) / 4) / size - 0.5);
+          if ((d <= 0.47 && d >= 0.33) || d <= 0.19) covered++;
+        }
+      }
+      row.push(r, g, b, Math.round((covered / 16) * 255));
+    }
+    rows.push(Buffer.from(row));
+  }
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length);
+    head.write(type, 4, "latin1");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(rows), { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+const icons = Object.fromEntries(ICON_SIZES.map((size) => [size, `icon-${size}.png`]));
 
 // The sources, staged where their imports find each other: js/extension/ with the engine's glue,
 // extension-words.js and look.js beside it, and the badge package's modules and words one folder up.
@@ -93,7 +140,8 @@ const common = {
   // host: each response's status and headers, observed (docs/extension.md).
   permissions: ["storage", "webRequest"],
   host_permissions: ["<all_urls>"],
-  action: { default_popup: "popup.html", default_title: WORDS.nothingAskedTitle },
+  icons,
+  action: { default_popup: "popup.html", default_title: WORDS.nothingAskedTitle, default_icon: icons },
   options_ui: { page: "options.html", open_in_tab: false },
   content_scripts: [{ matches: ["<all_urls>"], js: ["content.js"], run_at: "document_idle" }],
   // The engine is WebAssembly.
@@ -130,6 +178,7 @@ for (const [browser, manifest] of Object.entries(MANIFESTS)) {
   for (const name of ["popup.html", "popup.css", "options.html", "options.css"]) copyFileSync(new URL(`js/extension/${name}`, ROOT), join(dir, name));
   if (browser === "chromium") copyFileSync(new URL("js/extension/schema.json", ROOT), join(dir, "schema.json"));
   copyFileSync(join(build, `${stem}_bg.wasm`), join(dir, `${stem}_bg.wasm`));
+  for (const [size, name] of Object.entries(icons)) writeFileSync(join(dir, name), icon(Number(size)));
   for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(dir, name));
   writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   // The zip a store takes: the folder's files at its root, in a stable order and time.
