@@ -260,6 +260,10 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       assert.ok(human.length >= 1 && human.length <= ENGINES.length, `${human.length} requests for one endpoint`);
     });
 
+    test("after all these pages: still no error or warning from the extension", async () => {
+      assert.deepEqual(await browser.problems(), []);
+    });
+
     test("a page that meets thousands of 402s keeps its record bounded", { skip: engine !== "chromium" && "storage.session's bytes are read in Chromium only" }, async () => {
       const tab = await browser.open(`${shop.url}/flood.html`);
       const flood = (from, to) => browser.run(tab, `async () => { for (let i = ${from}; i < ${to}; i++) await fetch("/flood?i=" + i); }`);

@@ -86,6 +86,9 @@ class ChromiumExtension {
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
     const self = new ChromiumExtension();
+    // What its service worker writes to the console as warnings and errors (there should be none).
+    self.console = [];
+    worker.on("console", (message) => ["warning", "error"].includes(message.type()) && self.console.push(message.text()));
     self.engine = "chromium";
     self.context = context;
     self.origin = `chrome-extension://${new URL(worker.url()).host}`;
@@ -96,7 +99,7 @@ class ChromiumExtension {
     return self;
   }
 
-  /** The extension's load errors and warnings, as chrome://extensions lists them. */
+  /** The extension's load errors and warnings, as chrome://extensions lists them, and its service worker's console warnings and errors. */
   async problems() {
     const page = await this.context.newPage();
     await page.goto("chrome://extensions/");
@@ -106,7 +109,7 @@ class ChromiumExtension {
       return [...info.manifestErrors, ...info.runtimeErrors, ...info.installWarnings].map((e) => e.message ?? String(e));
     }, id);
     await page.close();
-    return found;
+    return [...found, ...this.console];
   }
 
   async settings(values) {
