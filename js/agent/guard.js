@@ -73,7 +73,14 @@ export function guardWith(engine, client, options = {}) {
     const accepts = paymentRequired?.accepts;
     if (!Array.isArray(accepts) || !accepts.includes(requirement)) return undefined;
     if (!staples.has(paymentRequired)) {
-      const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequired);
+      // As JSON text, which the core reads faster than an object property by property.
+      let text;
+      try {
+        text = JSON.stringify(paymentRequired);
+      } catch {
+        // Not JSON (a BigInt inside): the core reads the object, and says why it cannot.
+      }
+      const { endpoints } = engine.endpointsFromPaymentRequired(text ?? paymentRequired);
       staples.set(paymentRequired, endpoints.map((endpoint) => endpoint.verdict));
     }
     return staples.get(paymentRequired)[accepts.indexOf(requirement)];

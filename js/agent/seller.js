@@ -21,7 +21,7 @@
 //
 // Every rule is the core's, through the engine (./engine.js): the request,
 // its limits and Cache-Control's reading (fetchVerdict), whether a verdict
-// may be inlined now (inlinedResult), the bound on what is kept
+// may be inlined now and until when (inlinedUntil), the bound on what is kept
 // (maxKeptVerdicts), the payment requirements' reading
 // (endpointsFromPaymentRequired), the words of its own page
 // (paywallWords) and the extension's names and value (stapleNames,
@@ -97,10 +97,14 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
     return entry;
   }
 
-  /** The entry's verdict, when it is not past its stale window and the core takes it inlined now. */
+  /** The entry's verdict, when it is not past its stale window and the core takes it inlined now (asked once per verdict: until when). */
   function usable(entry) {
     if (entry.verdict === undefined || Date.now() >= entry.staleUntil) return undefined;
-    return engine.inlinedResult({ ...optionsOf(entry.endpoint), verdict: entry.verdict }) ? entry.verdict : undefined;
+    if (entry.judged !== entry.verdict) {
+      entry.judged = entry.verdict;
+      entry.takenUntil = engine.inlinedUntil({ ...optionsOf(entry.endpoint), verdict: entry.verdict }) ?? 0;
+    }
+    return Date.now() < entry.takenUntil ? entry.verdict : undefined;
   }
 
   return {
@@ -196,6 +200,15 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
   };
 }
 
+/** `value` and everything in it made read-only. */
+function frozen(value) {
+  if (value !== null && typeof value === "object") {
+    Object.values(value).forEach(frozen);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
  * The x402 resource server extension that staples verdicts to a 402
  * (x402-verdict), for @x402/core's `x402ResourceServer.registerExtension`
@@ -209,13 +222,26 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
  */
 export function verdictExtension(verdicts) {
   const [key, dynamic] = engine.stapleNames();
+  const most = engine.maxKeptVerdicts();
+  /** The endpoints of each 402 seen (by its JSON text), read once: a route's 402s differ only by their staple. */
+  const endpointsOf = new Map();
+  /** The extension's value last written (frozen: every 402 stapling the same verdicts shares it), and the verdicts it staples. */
+  let last = { stapled: undefined };
   return {
     key,
     dynamicInfoFields: [dynamic],
     async enrichPaymentRequiredResponse(declaration, { paymentRequiredResponse }) {
-      const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequiredResponse);
+      const text = JSON.stringify(paymentRequiredResponse);
+      let endpoints = endpointsOf.get(text);
+      if (!endpoints) {
+        if (endpointsOf.size >= most) endpointsOf.clear();
+        endpoints = engine.endpointsFromPaymentRequired(text).endpoints;
+        endpointsOf.set(text, endpoints);
+      }
       const stapled = endpoints.map((endpoint) => verdicts.get(endpoint)).filter((verdict) => verdict !== undefined);
-      return JSON.parse(engine.stapledExtension(stapled));
+      const joined = stapled.join("\n");
+      if (joined !== last.stapled) last = { stapled: joined, value: frozen(JSON.parse(engine.stapledExtension(stapled))) };
+      return last.value;
     },
   };
 }

@@ -30,7 +30,7 @@ import { KEYS, attested, serveRegistry } from "../support/reference-service.mjs"
 import { EVM_NETWORK, EVM_PAY_TO, SOLANA_NETWORK, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
 const { guard } = await import(`${AGENT_PACKAGE}index.js`);
-const { verdictCache, verdictExtension } = await import(`${AGENT_PACKAGE}seller.js`);
+const { verdictCache, verdictExtension, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
 const ACCOUNT = privateKeyToAccount(`0x${"11".repeat(32)}`);
 const DEMO_KEY = JSON.parse(readFileSync(KEYS, "utf8")).current;
 const PUBLIC_KEY = DEMO_KEY.publicKey;
@@ -60,8 +60,9 @@ function signed({ chain, payTo, resourceUrl }, { outcome = "human_backed", age =
  * A counting front to the reference service (`target()`, read at each
  * request): `/<mode>/v0/…` is forwarded as `/v0/…`; `nokeys` answers the
  * keys 404, `stall` holds every answer until `release()`, `brief` keeps
- * verdicts fresh for one second (Cache-Control max-age=1, and stale for 300). `asked(mode, what)`
- * counts the requests of a mode for `verdict` or `verification-keys`.
+ * verdicts fresh for one second (Cache-Control max-age=1, and stale for
+ * 300). `asked(mode, what, payTo?)` counts the requests of a mode for
+ * `verdict` or `verification-keys` (for one address only, given `payTo`).
  */
 async function startFront(target) {
   const asked = new Map();
@@ -69,8 +70,9 @@ async function startFront(target) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://front");
     const [, mode, ...rest] = url.pathname.split("/");
-    const count = `${mode} ${rest.at(-1)}`;
-    asked.set(count, (asked.get(count) ?? 0) + 1);
+    for (const count of [`${mode} ${rest.at(-1)}`, `${mode} ${rest.at(-1)} ${url.searchParams.get("payTo")}`]) {
+      asked.set(count, (asked.get(count) ?? 0) + 1);
+    }
     if (mode === "nokeys" && rest.at(-1) === "verification-keys") return res.writeHead(404).end();
     if (mode === "stall") await new Promise((ok) => held.push(ok));
     const answer = await fetch(`${target()}/${rest.join("/")}${url.search}`).catch(() => null);
@@ -82,7 +84,7 @@ async function startFront(target) {
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    asked: (mode, what) => asked.get(`${mode} ${what}`) ?? 0,
+    asked: (mode, what, payTo) => asked.get(payTo ? `${mode} ${what} ${payTo}` : `${mode} ${what}`) ?? 0,
     stalled: () => held.length,
     release: () => (held.forEach((ok) => ok()), (held = [])),
     stop: () => new Promise((done) => (held.forEach((ok) => ok()), server.closeAllConnections(), server.close(done))),
@@ -135,8 +137,12 @@ async function honoSeller(extension, facilitator) {
 let service, front, servers = [], caches = [];
 /** The hostile seller, and what it staples: a function of the 402, giving `info.verdicts`. */
 let hostile, staples = () => [];
-/** The sellers with verdictExtension: their verdicts asked of a stalled service, of none, of one keeping them a second; on Hono. */
-let stalled, down, brief, hono;
+/**
+ * The sellers with verdictExtension: their verdicts asked of a stalled
+ * service, of none, of one keeping them a second; on Hono; with
+ * verdictPaywall, whose own cache asks in the mode `paywall`.
+ */
+let stalled, down, brief, hono, paywalled;
 /** The 402s' staples of `brief`, as JSON, in order. */
 const briefStaples = [];
 
@@ -163,11 +169,17 @@ before(async () => {
   brief.cache = caches.at(-1);
   hono = await honoSeller(verdictExtension(sellerCache("hono")), hostile.facilitator.url);
   hono.cache = caches.at(-1);
+  const paywall = verdictPaywall({ baseUrl: `${front.url}/paywall`, publicKey: PUBLIC_KEY, badgeScriptUrl: "/pkg/embed.js" });
+  caches.push(paywall.cache);
+  paywalled = await startX402Servers({ paywall, extension: verdictExtension(sellerCache("stapling")) });
+  servers.push(paywalled);
+  paywalled.cache = caches.at(-1);
+  paywalled.paywall = paywall;
   service = await serveRegistry({
     attestations: [
       attested(EVM_NETWORK, EVM_PAY_TO, `${hostile.url}/report`, { match: "path" }),
       attested(EVM_NETWORK, EVM_PAY_TO, `${hostile.url}/v1x`, { match: "path", status: "revoked" }),
-      ...[stalled, down, brief, hono].map((s) => attested(EVM_NETWORK, EVM_PAY_TO, s.url, { match: "prefix" })),
+      ...[stalled, down, brief, hono, paywalled].map((s) => attested(EVM_NETWORK, EVM_PAY_TO, s.url, { match: "prefix" })),
     ],
   }, "staple-registry.json");
 });
@@ -256,6 +268,20 @@ describe("a seller's 402 staples its verdicts (x402-verdict/seller's verdictExte
     assert.deepEqual(await response.json(), { paid: true });
     assert.deepEqual(hono.payments, ["/forecast"]);
     assert.equal(front.asked("agent-hono", "verdict"), 0);
+  });
+
+  test("verdictPaywall's badges take the 402's staple: no request of the paywall's own for a stapled option", async () => {
+    await paywalled.cache.fetch(evm(paywalled, "/weather"));
+    const response = await fetch(`${paywalled.url}/weather`, { headers: { Accept: "text/html", "User-Agent": "Mozilla/5.0" } });
+    assert.equal(response.status, 402);
+    const html = await response.text();
+    const [document] = JSON.parse(Buffer.from(response.headers.get("payment-required"), "base64").toString()).extensions[KEY].info.verdicts;
+    const inlined = [...html.matchAll(/ data-verdict="([^"]*)"/g)].map(([, value]) => value.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(c)));
+    assert.deepEqual(inlined.map((text) => JSON.parse(text)), [document]);
+    // Its own cache asked for the option nothing was stapled for (Solana, not attested), never for the stapled one.
+    await paywalled.paywall.cache.fetch({ chain: SOLANA_NETWORK, payTo: SOLANA_PAY_TO, resourceUrl: `${paywalled.url}/weather` });
+    assert.ok(front.asked("paywall", "verdict", SOLANA_PAY_TO) >= 1);
+    assert.equal(front.asked("paywall", "verdict", EVM_PAY_TO), 0);
   });
 
   test("a paid round trip whose staple was refreshed in between settles", async () => {

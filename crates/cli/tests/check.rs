@@ -530,6 +530,22 @@ async fn takes_the_verdicts_a_challenge_staples() {
         "{text}"
     );
 
+    // Asked at a resource answering 402 with it, read the same.
+    let app = Router::new().route(
+        "/paid",
+        get(move || async move {
+            let header = [("Payment-Required", good.clone())];
+            (StatusCode::PAYMENT_REQUIRED, header, "{}").into_response()
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let paid = format!("http://{}/paid", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (code, out, err) =
+        check(&[&paid, "--base-url", nowhere, "--public-key", &key, "--json"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(states_and_sources(&out)[0], stapled_human_backed);
+
     // Saved to a file, read the same.
     let path = scratch("stapled").join("stapled.json");
     std::fs::write(&path, stapled(std::slice::from_ref(&document)).to_string()).unwrap();
@@ -562,7 +578,11 @@ async fn takes_the_verdicts_a_challenge_staples() {
             stapled(&many),
             vec!["--public-key", key.as_str()],
         ),
-        ("no keys configured", stapled(&[document.clone()]), vec![]),
+        (
+            "no keys configured",
+            stapled(std::slice::from_ref(&document)),
+            vec![],
+        ),
     ] {
         let value = header(&challenge);
         let args = [
