@@ -1,7 +1,7 @@
 // The browser extension (pkg-extension/) loaded into each engine, behind one
 // small API for tests/extension/: settings(values) through its settings
-// page, open(url) in a tab (resolving to the tab's id as the extension
-// knows it), toolbar(tabId) (the action's badge text, title and colour
+// page, open(url) in the tab the pages load in one after another
+// (resolving to its id as the extension knows it), toolbar(tabId) (the action's badge text, title and colour
 // for the tab), popup(tabId) (the popup's page for the tab: its text and
 // a screenshot), close().
 //
@@ -92,10 +92,10 @@ class ChromiumExtension {
     self.engine = "chromium";
     self.context = context;
     self.origin = `chrome-extension://${new URL(worker.url()).host}`;
-    self.tabs = new Map();
-    // An extension page of its own, from which chrome.action and chrome.tabs are read.
+    // An extension page of its own, from which chrome.action and chrome.tabs are read, and the tab the pages load in, one after another.
     self.inside = await context.newPage();
     await self.inside.goto(`${self.origin}/options.html`);
+    self.page = await context.newPage();
     return self;
   }
 
@@ -127,16 +127,13 @@ class ChromiumExtension {
   }
 
   async open(url) {
-    const page = await this.context.newPage();
-    await page.goto(url);
-    const tabId = await this.inside.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url === url)?.id, url);
-    this.tabs.set(tabId, page);
-    return tabId;
+    await this.page.goto(url);
+    return this.inside.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url === url)?.id, url);
   }
 
   /** Runs `script` (a page's own fetches, say) in the tab's page. */
   run(tabId, script) {
-    return this.tabs.get(tabId).evaluate(`(${script})()`);
+    return this.page.evaluate(`(${script})()`);
   }
 
   toolbar(tabId) {
