@@ -166,7 +166,7 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       const sent = front.asked.length;
       const tab = await browser.open(`${shop.url}/human`);
       await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; outcome no_service; .*reason no_base_url\.$/), "? for no service");
-      const popup = await browser.popup(tab);
+      const popup = await browser.popup(tab, `${ARTIFACTS}extension-popup-no-service-${engine}.png`);
       assert.match(popup, /No verification service is set, so every endpoint reads unknown\./);
       assert.match(popup, /Set one in this extension's settings/);
       assert.match(popup, /Open settings/);
