@@ -4,7 +4,10 @@
 //! as a JS module (`words.js`, beside the core's spellings the package's
 //! JavaScript needs), so that the package's JavaScript holds no sentence of
 //! its own. Placeholders in braces (`{url}`, `{status}`, `{error}`) are
-//! filled in by the loader.
+//! filled in by the loader. The browser extension's own words are
+//! [`extension`].
+
+pub mod extension;
 
 /// What a badge shows while its lookup runs, before any result: the state
 /// its host carries (`data-state`, which stylesheets and pages read), its

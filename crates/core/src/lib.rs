@@ -44,9 +44,9 @@
 //!
 //! # The API, by concept
 //!
-//! Every item is at the crate's root, but for four groups whose names say
-//! what they are only together: [`json`], [`staple`], [`guard`] and
-//! `live` (feature `live`).
+//! Every item is at the crate's root, but for five groups whose names say
+//! what they are only together: [`json`], [`staple`], [`guard`],
+//! [`extension`] and `live` (feature `live`).
 //!
 //! **Looking an endpoint up.** A [`Lookup`] (an endpoint, the keys trusted,
 //! strictness) evaluates what the service answered, a [`Response`] (or a
@@ -109,6 +109,10 @@
 //! carries, as the x402 extension `x402-verdict`; the words of a seller's
 //! own 402 page ([`PAYWALL_TITLE`], [`PAYWALL_TEXT`], [`option_label`]).
 //! [`guard`]: whether code that pays may pay an endpoint, and why not.
+//! [`extension`]: what the buyer's browser extension decides for the
+//! payment a tab was asked (its toolbar, who each option pays, whether a
+//! page's badge is about it, a v1 paywall's terms), its bounds and
+//! spellings.
 //!
 //! **Strict JSON.** [`json`]: the parser that refuses what two readers
 //! could read differently, the RFC 8785 writer, and the one reader of an
@@ -140,6 +144,7 @@ mod challenge;
 mod discovery;
 mod endpoint;
 mod evaluate;
+pub mod extension;
 pub mod guard;
 mod hidden;
 mod inline;

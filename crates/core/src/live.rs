@@ -147,7 +147,7 @@ pub(crate) struct OptionKey {
 
 impl OptionKey {
     /// The key of `option`.
-    pub fn of(option: &PaymentOption) -> Self {
+    pub(crate) fn of(option: &PaymentOption) -> Self {
         let amount = option.amount.trim_start_matches('0');
         OptionKey {
             endpoint: option.endpoint.key(),

@@ -10,8 +10,12 @@
 //!   words (`src/words.rs`), so that the JavaScript holds no copy of them;
 //! - `types`: `verdict-types.d.ts`, the TypeScript unions of the core's
 //!   closed vocabularies, which both packages' types import, so that no
-//!   union is written by hand.
+//!   union is written by hand;
+//! - `extension-words`: `extension-words.js`, the bounds, spellings and
+//!   words the browser extension's JavaScript needs, from the core and from
+//!   the browser crate's words (`src/words/extension.rs`).
 
+mod extension_words;
 mod types;
 mod words;
 
@@ -42,6 +46,8 @@ enum Generated {
     Words,
     /// verdict-types.d.ts: the TypeScript unions of the core's vocabularies.
     Types,
+    /// extension-words.js: the browser extension's bounds, spellings and words, as an ES module.
+    ExtensionWords,
 }
 
 fn main() {
@@ -53,6 +59,7 @@ fn main() {
         match file {
             Generated::Words => words::module(),
             Generated::Types => types::declarations(),
+            Generated::ExtensionWords => extension_words::module(),
         }
     );
 }

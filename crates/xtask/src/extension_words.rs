@@ -1,0 +1,71 @@
+//! `extension-words.js`: the bounds, spellings and words the browser
+//! extension's JavaScript needs, as an ES module
+//! (`scripts/package-extension.mjs` bundles it into the extension): the
+//! core's ([`x402_verdict_core::extension`]) and the browser crate's
+//! ([`x402_verdict_badge::words::extension`]).
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+use x402_verdict_badge::words::extension as w;
+use x402_verdict_badge::words::CHECKING;
+use x402_verdict_core::extension as e;
+
+/// The module.
+pub fn module() -> String {
+    let constants: [(&str, Value); 6] = [
+        (
+            "LIMITS",
+            json!({
+                "challenges": e::MAX_CHALLENGES_KEPT,
+                "badges": e::MAX_PAGE_BADGES,
+                "paywallText": e::MAX_PAYWALL_TEXT,
+            }),
+        ),
+        (
+            "PAGE_BADGES",
+            json!({ "selector": e::PAGE_BADGE_SELECTOR, "prefixes": e::PAGE_BADGE_PREFIXES }),
+        ),
+        (
+            "CHALLENGE",
+            json!({ "status": e::PAYMENT_REQUIRED_STATUS, "header": e::PAYMENT_REQUIRED_HEADER }),
+        ),
+        (
+            "SETTINGS",
+            json!({ "key": e::SETTINGS_KEY, "members": e::SETTINGS_MEMBERS }),
+        ),
+        // The badge's state while a lookup runs (its mark and colour).
+        ("CHECKING_STATE", json!(CHECKING[0])),
+        (
+            "WORDS",
+            json!({
+                "name": w::NAME,
+                "description": w::DESCRIPTION,
+                "nothingAskedTitle": w::NOTHING_ASKED_TITLE,
+                "nothingAsked": w::NOTHING_ASKED,
+                "askedByPage": w::ASKED_BY_PAGE,
+                "askedByRequest": w::ASKED_BY_REQUEST,
+                "unread": w::UNREAD,
+                "noService": w::NO_SERVICE,
+                "setService": w::SET_SERVICE,
+                "openSettings": w::OPEN_SETTINGS,
+                "pageBadges": w::PAGE_BADGES,
+                "settingsTitle": w::SETTINGS_TITLE,
+                "settingBaseUrl": w::SETTING_BASE_URL,
+                "settingPublicKey": w::SETTING_PUBLIC_KEY,
+                "settingStrict": w::SETTING_STRICT,
+                "save": w::SAVE,
+                "saved": w::SAVED,
+                "managed": w::MANAGED,
+                "settingsRefused": w::SETTINGS_REFUSED,
+            }),
+        ),
+    ];
+    let mut out = String::from(
+        "// Written by `cargo xtask generate extension-words` (the core's and the browser crate's words): do not edit.\n",
+    );
+    for (name, value) in constants {
+        let _ = writeln!(out, "export const {name} = {value};");
+    }
+    out
+}
