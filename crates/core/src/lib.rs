@@ -52,7 +52,8 @@
 //! strictness) evaluates what the service answered, a [`Response`] (or a
 //! [`FetchFailure`]), at a [`Timestamp`], to an [`Evaluation`]: its
 //! [`State`] (the routing signal), [`Outcome`], [`Freshness`],
-//! [`SignatureStatus`] and [`Reason`]. Its words are its methods
+//! [`SignatureStatus`] and [`Reason`] (a time ahead of `now` by more than
+//! [`MAX_CLOCK_SKEW_SECONDS`] is not trusted). Its words are its methods
 //! ([`Evaluation::text_line`], [`Evaluation::badge_hover`], …); its members
 //! as written out are [`Evaluation::members`] ([`MemberValue`]), described by
 //! [`evaluation_schema`]. [`LookupOptions`] are a lookup's options read one
@@ -60,13 +61,15 @@
 //! [`from_attribute`], [`strict_from_text`]) and refused as a whole
 //! ([`OptionsError`], [`OptionError`], [`OptionRule`]).
 //!
-//! **The request.** A service's [`BaseUrl`] ([`BaseUrlError`]) writes the
+//! **The request.** A service's [`BaseUrl`] ([`BaseUrlError`],
+//! [`MAX_BASE_URL_BYTES`]) writes the
 //! verdict's URL ([`VERDICT_URL`], [`VERDICT_PATH`]) and those of the keys
 //! ([`KEYS_PATH`]) and metrics ([`METRICS_PATH`]). A fetch asks for
 //! [`VERDICT_MEDIA_TYPE`], reads at most [`MAX_BODY_BYTES`], follows at most
 //! [`MAX_REDIRECTS`] and gives up after [`DEFAULT_TIMEOUT_MS`] unless told
-//! otherwise ([`check_timeout_ms`], [`TimeoutError`]). An answer is reused
-//! for [`reuse_seconds`] (served stale for [`stale_seconds`]), at most
+//! otherwise, up to [`MAX_TIMEOUT_MS`] ([`check_timeout_ms`],
+//! [`TimeoutError`]). An answer is reused for [`reuse_seconds`] (at most
+//! [`MAX_REUSE_SECONDS`]; served stale for [`stale_seconds`]), at most
 //! [`MAX_KEPT_ANSWERS`] at once. A verdict inlined in the page or stapled
 //! to the 402 stands in for a request when
 //! [`Lookup::evaluate_inlined`] takes it (at most
@@ -82,8 +85,9 @@
 //!
 //! **Verdicts, keys and signatures.** A [`VerdictDocument`] is read
 //! strictly ([`Verdict`], [`WireOutcome`], [`SignatureField`];
-//! [`VerdictError`], [`VerdictRule`]; [`recheck_hours`],
-//! [`is_assurance_level`]). Its signed message ([`signed_message`]) is
+//! [`VerdictError`], [`VerdictRule`]; [`recheck_hours`] up to
+//! [`MAX_RECHECK_EVERY_HOURS`], [`is_assurance_level`] and its
+//! [`ASSURANCE_LEVEL_PATTERN`]). Its signed message ([`signed_message`]) is
 //! `"x402-verdict/v1\n"` followed by the RFC 8785 canonical form of the
 //! `verdict` object as received, checked with strict Ed25519
 //! ([`verify_strict`], [`check_signature`]) under the key its [`KeyId`]
@@ -101,7 +105,8 @@
 //! [`MAX_OPTIONS`]. A [`Page`] of a facilitator's discovery listing holds
 //! [`DiscoveryItem`]s and its [`Pagination`], or for a caller that wants
 //! endpoints, [`DiscoveryEndpoints`] ([`PageError`], [`ItemError`],
-//! [`ItemRule`]; [`MAX_PAGE_BYTES`], [`MAX_PAGE_ITEMS`]). How what a listed
+//! [`ItemRule`], [`MAX_NAMED_RESOURCE_BYTES`]; [`MAX_PAGE_BYTES`],
+//! [`MAX_PAGE_ITEMS`]). How what a listed
 //! resource asks now compares with its listing is the module
 //! `live` (feature `live`).
 //!

@@ -4,8 +4,6 @@
 //! core's ([`x402_verdict_core::extension`]) and the browser crate's
 //! ([`x402_verdict_badge::words::extension`]).
 
-use std::fmt::Write as _;
-
 use serde_json::{json, Value};
 use x402_verdict_badge::words::extension as w;
 use x402_verdict_badge::words::CHECKING;
@@ -61,11 +59,5 @@ pub fn module() -> String {
             }),
         ),
     ];
-    let mut out = String::from(
-        "// Written by `cargo xtask generate extension-words` (the core's and the browser crate's words): do not edit.\n",
-    );
-    for (name, value) in constants {
-        let _ = writeln!(out, "export const {name} = {value};");
-    }
-    out
+    crate::es_module("extension-words", &constants)
 }

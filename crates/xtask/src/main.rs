@@ -19,6 +19,8 @@ mod extension_words;
 mod types;
 mod words;
 
+use std::fmt::Write as _;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// The repository's own tasks.
@@ -48,6 +50,18 @@ enum Generated {
     Types,
     /// extension-words.js: the browser extension's bounds, spellings and words, as an ES module.
     ExtensionWords,
+}
+
+/// An ES module: a first line naming the `generate` task that wrote it,
+/// then `export const NAME = <JSON>;` for each of `constants`.
+fn es_module(task: &str, constants: &[(&str, serde_json::Value)]) -> String {
+    let mut out = format!(
+        "// Written by `cargo xtask generate {task}` (the core's and the browser crate's words): do not edit.\n"
+    );
+    for (name, value) in constants {
+        let _ = writeln!(out, "export const {name} = {value};");
+    }
+    out
 }
 
 fn main() {

@@ -4,8 +4,6 @@
 //! crate's own ([`x402_verdict_badge::words`]: the console's and the
 //! loader's sentences).
 
-use std::fmt::Write as _;
-
 use serde_json::{json, Value};
 use x402_verdict_badge::words::{self as browser, accessible_name, CHECKING};
 use x402_verdict_core::{
@@ -74,11 +72,5 @@ pub fn module() -> String {
             }),
         ),
     ];
-    let mut out = String::from(
-        "// Written by `cargo xtask generate words` (the core's and the browser crate's words): do not edit.\n",
-    );
-    for (name, value) in constants {
-        let _ = writeln!(out, "export const {name} = {value};");
-    }
-    out
+    crate::es_module("words", &constants)
 }
