@@ -202,15 +202,16 @@ export async function startDemo({ port = 0, www = true, attestations = [] } = {}
 /**
  * The demo shop on `port`: paid routes behind the official @x402/express
  * middleware with the loopback fake facilitator (tests/support/x402-servers.mjs),
- * whose browser paywall (x402-verdict/seller's verdictPaywall) carries a
- * badge for each accepted option of `GET /weather` (its EVM address attested
- * in the demo registry, its Solana address revoked), and a seller's page
- * (`/`) inlining the verdict of that EVM address. Resolves to { url, stop }.
+ * each 402 stapling its verdicts (x402-verdict/seller's verdictExtension),
+ * whose browser paywall (verdictPaywall) carries a badge for each accepted
+ * option of `GET /weather` (its EVM address attested in the demo registry,
+ * its Solana address revoked), its verdict from the staple, and a seller's
+ * page (`/`) inlining the verdict of that EVM address. Resolves to { url, stop }.
  */
 async function startShop(port, demo) {
   const { startX402Servers } = await import("../tests/support/x402-servers.mjs");
   const { PACKAGE, AGENT_PACKAGE } = await import("../tests/support/package.mjs");
-  const { badgeHtml, headHtml, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
+  const { badgeHtml, headHtml, verdictExtension, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
   const paywall = verdictPaywall({ baseUrl: demo.url, publicKey: demo.publicKey, badgeScriptUrl: "/pkg/embed.js" });
   const [endpoint] = shopEndpoints(port);
   const sellerPage = async (req, res) => {
@@ -219,8 +220,11 @@ async function startShop(port, demo) {
     res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head>
 <body><h1>x402 demo shop</h1><p>Weather, paid with x402: <a href="/weather">/weather</a> ${badge}</p></body></html>`);
   };
-  const shop = await startX402Servers({ port, paywall, pages: { "/": sellerPage }, folders: { "/pkg": PACKAGE } });
-  // Warm from the start: the first paywall page inlines its verdicts too.
+  // Every 402 staples the verdicts the paywall's cache keeps, and the
+  // paywall's badges take them from there.
+  const extension = verdictExtension(paywall.cache);
+  const shop = await startX402Servers({ port, paywall, extension, pages: { "/": sellerPage }, folders: { "/pkg": PACKAGE } });
+  // Warm from the start: the first 402 staples its verdicts too.
   for (const e of shopEndpoints(port)) paywall.cache.fetch(e);
   return { url: shop.url, stop: () => { paywall.cache.clear(); return shop.stop(); } };
 }
@@ -244,7 +248,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const shop = await startShop(shopPort, demo);
   console.log(`\nx402 verdict demo: ${demo.url}/\n`);
   for (const page of ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
-  console.log(`\nthe demo shop (@x402/express, a fake facilitator): ${shop.url}/ (a seller's page, its verdict inlined), ${shop.url}/weather (the paywall, a badge per option)`);
+  console.log(`\nthe demo shop (@x402/express, a fake facilitator): ${shop.url}/ (a seller's page, its verdict inlined), ${shop.url}/weather (its 402 stapling its verdicts; the paywall, a badge per option from the staple)`);
   console.log("\nPress Ctrl+C to stop.");
   const stop = async () => { await Promise.all([shop.stop(), demo.stop()]); process.exit(0); };
   process.on("SIGINT", stop);

@@ -131,10 +131,29 @@ fn forget_expired() {
 /// Fetches `url`, or shares the answer to a request for the same URL and
 /// timeout: in flight, or settled and still fresh.
 pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetched {
+    match JsFuture::from(shared(url, origin, timeout_ms)).await {
+        Ok(value) => decode(&value),
+        Err(_) => Err((FetchFailure::Network, None)),
+    }
+}
+
+/// [`fetch_shared`]'s answer as every lookup sharing it gets it: one JS
+/// value for as long as the answer is kept (so that what is derived from
+/// it can be kept with it), to be [`decode`]d.
+#[cfg(feature = "agent")]
+pub async fn shared_answer(url: String, origin: String, timeout_ms: u32) -> JsValue {
+    // The promise never rejects ([`crate::lookup::spawn`]).
+    let answer = JsFuture::from(shared(url, origin, timeout_ms)).await;
+    answer.unwrap_or_else(|_| JsValue::from(FetchFailure::Network as u32))
+}
+
+/// The promise of the [`encode`]d answer for `url` and `timeout_ms`: the
+/// one shared, or a new request's.
+fn shared(url: String, origin: String, timeout_ms: u32) -> Promise {
     let key = JsValue::from(words(&timeout_ms) + " " + &url);
     #[cfg(feature = "agent")]
     forget_expired();
-    let promise = IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
+    IN_FLIGHT.with(|map| match map.get(&key).dyn_into::<Promise>() {
         Ok(shared) => shared,
         Err(_) => {
             let promise = crate::lookup::spawn(Box::pin({
@@ -155,11 +174,7 @@ pub async fn fetch_shared(url: String, origin: String, timeout_ms: u32) -> Fetch
             map.set(&key, &promise);
             promise
         }
-    });
-    match JsFuture::from(promise).await {
-        Ok(value) => decode(&value),
-        Err(_) => Err((FetchFailure::Network, None)),
-    }
+    })
 }
 
 /// The failures, numbered by their place here for [`encode`] and [`decode`]:
@@ -198,7 +213,8 @@ fn encode(fetched: &Fetched) -> JsValue {
     }
 }
 
-fn decode(value: &JsValue) -> Fetched {
+/// What [`encode`] wrote.
+pub fn decode(value: &JsValue) -> Fetched {
     let failure = |number: f64| {
         let failure = FAILURES.get(number as usize).copied();
         failure.unwrap_or(FetchFailure::Network)

@@ -3,18 +3,20 @@
 //! ([`x402_verdict_core::guard`]); the package's JavaScript only asks and
 //! carries out.
 
+use std::cell::RefCell;
 use std::future::{poll_fn, Future};
 use std::pin::pin;
 use std::task::Poll;
 
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
+use x402_verdict_core::cache::MAX_KEPT_ANSWERS;
 use x402_verdict_core::guard::{preference, Policy};
 use x402_verdict_core::writing::line;
-use x402_verdict_core::{Evaluation, LookupOptions, TrustedKeys};
+use x402_verdict_core::{Evaluation, Lookup, LookupOptions, TrustedKeys};
 
-use crate::fetch::fetch_shared;
-use crate::lookup::{answer, evaluate, judge, spawn, to_object};
+use crate::fetch::{decode, fetch_shared, shared_answer};
+use crate::lookup::{self, evaluate, judge, spawn, to_object};
 use crate::options;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -83,22 +85,91 @@ pub fn check_payment(
 }
 
 /// The lookup `options` ask for; when they configure no key, with the keys
-/// the service publishes ([`TrustedKeys::published`]), fetched beside the
-/// verdict within the same timeout and kept as verdicts are (per
-/// `Cache-Control`, one request in flight).
+/// the service publishes ([`TrustedKeys::published`]), fetched within the
+/// same timeout and kept as verdicts are (per `Cache-Control`, one request
+/// in flight). A verdict given with them (stapled to the 402) is judged
+/// first, under those keys, and the verdict is fetched only when it does
+/// not stand in for the request; with none given, the verdict and the keys
+/// are fetched together.
 async fn evaluate_with_keys(mut options: LookupOptions) -> Evaluation {
     let base = match &options.base_url {
         Some(base) if options.lookup.keys.is_empty() => base.clone(),
         _ => return evaluate(&options).await,
     };
-    let fetch = |url| fetch_shared(url, base.origin().to_owned(), options.timeout_ms);
-    let (verdict, keys) = both(
-        fetch(base.verdict_url(&options.lookup.endpoint)),
-        fetch(base.keys_url()),
-    )
-    .await;
-    options.lookup.keys = TrustedKeys::published(answer(&keys));
-    judge(&options.lookup, &verdict)
+    let keys_url = base.keys_url();
+    let keys = || {
+        shared_answer(
+            keys_url.clone(),
+            base.origin().to_owned(),
+            options.timeout_ms,
+        )
+    };
+    if let Some(text) = options.verdict.take() {
+        let answer = keys().await;
+        let stapled = with_published(&keys_url, &answer, &mut options.lookup, |lookup| {
+            lookup.evaluate_inlined(&text, lookup::now())
+        });
+        if let Some(result) = stapled {
+            return result;
+        }
+    }
+    let verdict = fetch_shared(
+        base.verdict_url(&options.lookup.endpoint),
+        base.origin().to_owned(),
+        options.timeout_ms,
+    );
+    let (verdict, answer) = both(verdict, keys()).await;
+    with_published(&keys_url, &answer, &mut options.lookup, |lookup| {
+        judge(lookup, &verdict)
+    })
+}
+
+thread_local! {
+    /// The keys each service published, read once per answer: by the keys
+    /// document's URL, the answer they were read from (the shared answer's
+    /// JS value, the same for as long as it is kept per its
+    /// `Cache-Control`) and the keys; at most [`MAX_KEPT_ANSWERS`] services.
+    static PUBLISHED: RefCell<Vec<(String, JsValue, TrustedKeys)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `judge`'s result on `lookup` trusting the keys published in `answer`
+/// (the shared answer to `url`): read once per answer and kept with it,
+/// then lent to the lookup for the call, never copied, so that a lookup
+/// costs the same however many keys the service publishes, beyond finding
+/// the verdict's by its keyId.
+fn with_published<R>(
+    url: &str,
+    answer: &JsValue,
+    lookup: &mut Lookup,
+    judge: impl FnOnce(&Lookup) -> R,
+) -> R {
+    PUBLISHED.with_borrow_mut(|published| {
+        let at = match published.iter().position(|(kept, ..)| kept == url) {
+            Some(at) if Object::is(&published[at].1, answer) => at,
+            found => {
+                let keys = TrustedKeys::published(lookup::answer(&decode(answer)));
+                let entry = (url.to_owned(), answer.clone(), keys);
+                match found {
+                    Some(at) => {
+                        published[at] = entry;
+                        at
+                    }
+                    None => {
+                        if published.len() >= MAX_KEPT_ANSWERS as usize {
+                            published.remove(0);
+                        }
+                        published.push(entry);
+                        published.len() - 1
+                    }
+                }
+            }
+        };
+        let keys = &mut published[at].2;
+        std::mem::swap(&mut lookup.keys, keys);
+        let result = judge(lookup);
+        std::mem::swap(&mut lookup.keys, keys);
+        result
+    })
 }
 
 /// Both futures run together; their outputs once both are done.

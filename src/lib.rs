@@ -23,7 +23,7 @@
 // and endpointsFromDiscovery, a wasm of its own that the package loads only
 // when one of them is called; `agent` is lookupVerdict and checkPayment
 // without the badge's DOM, the wasm of the x402-verdict package for code
-// that pays (with its seller module's side: fetchVerdict, inlinedResult),
+// that pays (with its seller module's side: fetchVerdict, inlinedUntil),
 // built with `challenge` too.
 #[cfg(feature = "challenge")]
 mod challenge;
@@ -54,7 +54,7 @@ pub use lookup::lookup_verdict;
 #[cfg(feature = "badge")]
 pub use lookup::render_badge;
 #[cfg(feature = "agent")]
-pub use seller::{fetch_verdict, inlined_result, max_kept_verdicts, paywall_words};
+pub use seller::{fetch_verdict, inlined_until, max_kept_verdicts, paywall_words};
 
 /// Checks an Ed25519 signature exactly as a verdict's is checked (the
 /// core's strict verification; each argument base64): how the tests run the

@@ -1,15 +1,18 @@
-//! The seller's side of an inlined verdict, for the x402-verdict package's
-//! `x402-verdict/seller` module (feature `agent`): the verdict fetched as the
-//! service returned it, with how long its `Cache-Control` lets it be kept
-//! and served stale; whether the core takes a verdict inlined now
-//! ([`x402_verdict_core::inline`]); the bound on the verdicts kept; and the
-//! words of the seller's own 402 page. The module's JavaScript keeps the
-//! verdicts and writes the markup; every rule is the core's.
+//! The seller's side of an inlined or stapled verdict, for the x402-verdict
+//! package's `x402-verdict/seller` module (feature `agent`): the verdict
+//! fetched as the service returned it, with how long its `Cache-Control`
+//! lets it be kept and served stale; until when the core takes a verdict
+//! inlined ([`x402_verdict_core::inline`]); the bound on the verdicts
+//! kept; the words of the seller's own 402 page; and the x402 extension
+//! that staples verdicts to a 402 ([`x402_verdict_core::staple`]). The
+//! module's JavaScript keeps the verdicts and writes the markup; every rule
+//! is the core's.
 
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
 use x402_verdict_core::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
+use x402_verdict_core::staple::{extension, EXTENSION_KEY, VERDICTS};
 use x402_verdict_core::writing::line;
 use x402_verdict_core::{Evaluation, LookupOptions};
 
@@ -81,18 +84,17 @@ async fn fetched(options: &LookupOptions) -> (Evaluation, Option<String>, String
     (result, verdict, cache_control)
 }
 
-/// The result the core gives the verdict inlined in `options` (their
-/// `verdict`) now, when it takes it in place of a request; `null` when a
-/// badge given it would ask the service instead (or the options are
-/// invalid). Whether a seller's page should inline the verdict it holds.
-#[wasm_bindgen(js_name = inlinedResult, unchecked_return_type = "VerdictResult | null")]
-pub fn inlined_result(
+/// Until when (milliseconds since the epoch, the end of the last second)
+/// the core takes the verdict inlined in `options` (their `verdict`) in
+/// place of a request, when it does now; `null` otherwise: how long a
+/// seller's server may go on inlining or stapling it without asking again.
+#[wasm_bindgen(js_name = inlinedUntil)]
+pub fn inlined_until(
     #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
-) -> JsValue {
-    options::from_js(&options)
-        .ok()
-        .and_then(|o| o.lookup.evaluate_inlined(o.verdict.as_deref()?, now()))
-        .map_or(JsValue::NULL, |result| to_object(&result))
+) -> Option<f64> {
+    let options = options::from_js(&options).ok()?;
+    let until = (options.lookup).inlined_until(options.verdict.as_deref()?, now())?;
+    Some((until.unix_seconds() + 1) as f64 * 1000.0)
 }
 
 /// The most verdicts a seller's server keeps at once (the core's bound on
@@ -113,4 +115,20 @@ pub fn paywall_words() -> Array {
 #[wasm_bindgen(js_name = paywallOptionLabel)]
 pub fn paywall_option_label(chain: &str, pay_to: &str) -> String {
     option_label(chain, pay_to)
+}
+
+/// The x402 extension that staples verdicts to a 402: `[its key, the
+/// member of its info that changes from one 402 to the next]` (the
+/// extension's `dynamicInfoFields`).
+#[wasm_bindgen(js_name = stapleNames, unchecked_return_type = "[string, string]")]
+pub fn staple_names() -> Array {
+    Array::of2(&EXTENSION_KEY.into(), &VERDICTS.into())
+}
+
+/// The extension's value stapling `verdicts` (verdict documents' JSON text,
+/// as the service returned them), as JSON text: `{"info": {"verdicts":
+/// [...]}, "schema": …}` ([`x402_verdict_core::staple::extension`]).
+#[wasm_bindgen(js_name = stapledExtension)]
+pub fn stapled_extension(verdicts: Vec<String>) -> String {
+    extension(verdicts.iter().map(String::as_str))
 }

@@ -34,5 +34,5 @@ async function load() {
   return jsBuild;
 }
 
-/** The engine's exports: lookupVerdict, checkPayment, checkPolicy, fetchVerdict, inlinedResult, … */
+/** The engine's exports: lookupVerdict, checkPayment, checkPolicy, fetchVerdict, inlinedUntil, … */
 export const engine = await load();

@@ -16,9 +16,13 @@
 // wrapFetchWithPayment then uses as it is), its onPaymentRequired hook
 // records the URL actually fetched, which the core compares with the
 // resource declared.
+//
+// A verdict the 402 staples for an option (x402 v2's x402-verdict
+// extension, read by the core: endpointsFromPaymentRequired) goes with its
+// lookup, which takes it in place of a request when the core does.
 
-/** The core's decision for `requirement`, with the agent's function asked under policy "function". */
-async function decide(engine, settings, paymentRequired, requirement, fetched) {
+/** The core's decision for `requirement` (`verdict`: the one stapled for it), with the agent's function asked under policy "function". */
+async function decide(engine, settings, paymentRequired, requirement, fetched, verdict) {
   const check = await engine.checkPayment({
     baseUrl: settings.baseUrl,
     publicKey: settings.publicKey,
@@ -28,6 +32,7 @@ async function decide(engine, settings, paymentRequired, requirement, fetched) {
     payTo: requirement.payTo,
     // v2 declares the resource once; v1 on each option.
     resourceUrl: paymentRequired?.resource?.url ?? requirement.resource,
+    verdict,
   }, settings.name, fetched);
   try {
     settings.onVerdict?.(check.result, requirement);
@@ -62,8 +67,26 @@ export function guardWith(engine, client, options = {}) {
   httpClient?.onPaymentRequired(async ({ paymentRequired, requestUrl }) => {
     fetchedUrls.set(paymentRequired, requestUrl);
   });
+  /** The verdicts each PaymentRequired staples, in the order of its accepted options. */
+  const staples = new WeakMap();
+  const stapledFor = (paymentRequired, requirement) => {
+    const accepts = paymentRequired?.accepts;
+    if (!Array.isArray(accepts) || !accepts.includes(requirement)) return undefined;
+    if (!staples.has(paymentRequired)) {
+      // As JSON text, which the core reads faster than an object property by property.
+      let text;
+      try {
+        text = JSON.stringify(paymentRequired);
+      } catch {
+        // Not JSON (a BigInt inside): the core reads the object, and says why it cannot.
+      }
+      const { endpoints } = engine.endpointsFromPaymentRequired(text ?? paymentRequired);
+      staples.set(paymentRequired, endpoints.map((endpoint) => endpoint.verdict));
+    }
+    return staples.get(paymentRequired)[accepts.indexOf(requirement)];
+  };
   const decideFor = (paymentRequired, requirement) =>
-    decide(engine, settings, paymentRequired, requirement, fetchedUrls.get(paymentRequired));
+    decide(engine, settings, paymentRequired, requirement, fetchedUrls.get(paymentRequired), stapledFor(paymentRequired, requirement));
 
   const create = client.createPaymentPayload;
   client.createPaymentPayload = async function (paymentRequired) {

@@ -62,3 +62,16 @@ export interface VerdictPaywallOptions extends ServiceOptions {
 
 /** A PaywallProvider whose page shows a badge, its verdict inlined, for each accepted option. */
 export function verdictPaywall(options: VerdictPaywallOptions): PaywallProvider & { cache: VerdictCache };
+
+/** The part of a ResourceServerExtension (@x402/core/server) the resource server calls. */
+export interface VerdictExtension {
+  /** `x402-verdict`: the key a route declares under `extensions`. */
+  key: string;
+  /** The fields of its info that change from one 402 to the next (its `verdicts`). */
+  dynamicInfoFields: string[];
+  /** The extension's value for one 402: `{ info: { verdicts }, schema }`, the kept verdicts of its options. */
+  enrichPaymentRequiredResponse(declaration: unknown, context: { paymentRequiredResponse: any }): Promise<unknown>;
+}
+
+/** The resource server extension stapling the verdicts `verdicts` keeps to each 402 of the routes declaring it. */
+export function verdictExtension(verdicts: VerdictCache): VerdictExtension;

@@ -14,14 +14,18 @@
 //   escaped;
 // - verdictPaywall(options): a PaywallProvider for the official
 //   paymentMiddleware (@x402/express, @x402/hono): the paywall page given
-//   (or one of its own) with a badge for each accepted option.
+//   (or one of its own) with a badge for each accepted option;
+// - verdictExtension(verdicts): the x402 resource server extension that
+//   staples the kept verdicts of a 402's options to it (x402-verdict), for
+//   @x402/core's x402ResourceServer.registerExtension.
 //
 // Every rule is the core's, through the engine (./engine.js): the request,
 // its limits and Cache-Control's reading (fetchVerdict), whether a verdict
-// may be inlined now (inlinedResult), the bound on what is kept
+// may be inlined now and until when (inlinedUntil), the bound on what is kept
 // (maxKeptVerdicts), the payment requirements' reading
-// (endpointsFromPaymentRequired) and the words of its own page
-// (paywallWords). This file keeps and writes.
+// (endpointsFromPaymentRequired), the words of its own page
+// (paywallWords) and the extension's names and value (stapleNames,
+// stapledExtension). This file keeps and writes.
 import { engine } from "./engine.js";
 
 /** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
@@ -93,10 +97,14 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
     return entry;
   }
 
-  /** The entry's verdict, when it is not past its stale window and the core takes it inlined now. */
+  /** The entry's verdict, when it is not past its stale window and the core takes it inlined now (asked once per verdict: until when). */
   function usable(entry) {
     if (entry.verdict === undefined || Date.now() >= entry.staleUntil) return undefined;
-    return engine.inlinedResult({ ...optionsOf(entry.endpoint), verdict: entry.verdict }) ? entry.verdict : undefined;
+    if (entry.judged !== entry.verdict) {
+      entry.judged = entry.verdict;
+      entry.takenUntil = engine.inlinedUntil({ ...optionsOf(entry.endpoint), verdict: entry.verdict }) ?? 0;
+    }
+    return Date.now() < entry.takenUntil ? entry.verdict : undefined;
   }
 
   return {
@@ -168,8 +176,9 @@ function ownPage() {
  * @x402/hono): the page of `paywall` (a PaywallProvider, such as
  * @x402/paywall's; without one, a 402 page of its own) with a badge for
  * each option the payment requirements accept (`resource.url`, each
- * `accepts[].network` and `payTo`), its verdict inlined when one is warm,
- * and the head snippet. Its `cache` keeps them warm.
+ * `accepts[].network` and `payTo`), its verdict inlined: the one the 402
+ * staples for it (verdictExtension), else one kept warm; and the head
+ * snippet. Its `cache` keeps them warm.
  */
 export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
   const cache = verdictCache({ baseUrl, publicKey, strict, timeoutMs });
@@ -178,13 +187,61 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
     generateHtml(paymentRequired, config) {
       const page = paywall ? paywall.generateHtml(paymentRequired, config) : ownPage();
       const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequired);
-      // Each badge beside the option it speaks of (its address and network).
-      const options = endpoints.map(({ chain, payTo, resourceUrl }) => {
-        const badge = badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: cache.get({ chain, payTo, resourceUrl }) });
+      // Each badge beside the option it speaks of (its address and network),
+      // with the verdict the 402 staples for it, else the one kept warm.
+      const options = endpoints.map(({ chain, payTo, resourceUrl, verdict }) => {
+        const inlined = verdict ?? cache.get({ chain, payTo, resourceUrl });
+        const badge = badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: inlined });
         return `<li>${badge} ${escape(engine.paywallOptionLabel(chain, payTo))}</li>`;
       });
       const n = nonceOf(nonce);
       return withBadges(page, headHtml({ badgeScriptUrl, nonce: n }), `<ul data-x402-verdict-paywall>${options.join("")}</ul>`);
+    },
+  };
+}
+
+/** `value` and everything in it made read-only. */
+function frozen(value) {
+  if (value !== null && typeof value === "object") {
+    Object.values(value).forEach(frozen);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The x402 resource server extension that staples verdicts to a 402
+ * (x402-verdict), for @x402/core's `x402ResourceServer.registerExtension`
+ * (@x402/express, @x402/hono): each 402 of a route declaring
+ * `extensions: { "x402-verdict": {} }` carries the verdicts `verdicts` (a
+ * verdictCache) keeps of its options, read by the core. It never waits on
+ * the service: an option whose verdict is not kept yet is fetched in the
+ * background, and stapled from then on. Its verdicts are a dynamic field of
+ * the extension's info, so a paid retry whose staple was refreshed in
+ * between still passes the server's check of the echoed extensions.
+ */
+export function verdictExtension(verdicts) {
+  const [key, dynamic] = engine.stapleNames();
+  const most = engine.maxKeptVerdicts();
+  /** The endpoints of each 402 seen (by its JSON text), read once: a route's 402s differ only by their staple. */
+  const endpointsOf = new Map();
+  /** The extension's value last written (frozen: every 402 stapling the same verdicts shares it), and the verdicts it staples. */
+  let last = { stapled: undefined };
+  return {
+    key,
+    dynamicInfoFields: [dynamic],
+    async enrichPaymentRequiredResponse(declaration, { paymentRequiredResponse }) {
+      const text = JSON.stringify(paymentRequiredResponse);
+      let endpoints = endpointsOf.get(text);
+      if (!endpoints) {
+        if (endpointsOf.size >= most) endpointsOf.clear();
+        endpoints = engine.endpointsFromPaymentRequired(text).endpoints;
+        endpointsOf.set(text, endpoints);
+      }
+      const stapled = endpoints.map((endpoint) => verdicts.get(endpoint)).filter((verdict) => verdict !== undefined);
+      const joined = stapled.join("\n");
+      if (joined !== last.stapled) last = { stapled: joined, value: frozen(JSON.parse(engine.stapledExtension(stapled))) };
+      return last.value;
     },
   };
 }

@@ -5,8 +5,10 @@
 // service, counted at the service (a front that passes every request on to
 // the reference service) and in the page (its Resource Timing entries, so
 // that an answer from the browser's HTTP cache counts too); anything else
-// (tampered, old, about another resource, not JSON) is looked up live, as
-// if nothing were inlined.
+// (tampered, old, about another resource, not JSON, larger than a fetched
+// body may be) is looked up live, as if nothing were inlined. A verdict
+// stapled to a 402 reaches the badge through endpointsFromPaymentRequired
+// (each endpoint's verdict option) and is taken the same way.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -161,6 +163,41 @@ for (const engine of ENGINES) describe(engine, () => {
     }, options);
     assert.deepEqual(api, { rendered: "revoked", looked: "revoked", tampered: "revoked", notText: "verdict must be a string" });
     assert.equal((await fetched(tab, "/v0/verdict")).length, 2, "the tampered verdict alone was looked up live");
+    await tab.close();
+  });
+
+  test("a 402's stapled verdicts: endpointsFromPaymentRequired gives each option's, and renderBadge renders from it with no request; one padded to 10 MB is looked up live", async () => {
+    const { tab } = await open(page(badge("verified", verdicts.verified)));
+    const stapled = ENDPOINTS.verifiedCaip;
+    const unstapled = ENDPOINTS.noSignal;
+    const option = ({ chain, payTo }) => ({ scheme: "exact", network: chain === "base" ? "eip155:8453" : chain, amount: "10000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", payTo, maxTimeoutSeconds: 60, extra: {} });
+    // Two options of one resource: the first stapled, the second not (both named at the stapled one's resource).
+    const challenge = {
+      x402Version: 2, resource: { url: stapled.resourceUrl, description: "", mimeType: "application/json" },
+      accepts: [option(stapled), option(unstapled)],
+      extensions: { "x402-verdict": { info: { verdicts: [JSON.parse(verdicts.verifiedCaip)] } } },
+    };
+    const keys = { baseUrl: service.url, publicKey: demo.publicKey, strict: true };
+    const padded = verdicts.verified.replace("{", `{${" ".repeat(10 << 20)}`);
+    const api = await runModule(tab, site, async ({ challenge, keys, padded, verified }) => {
+      const { endpointsFromPaymentRequired, renderBadge } = await import("/pkg/index.js");
+      const header = btoa(JSON.stringify(challenge));
+      const fromObject = await endpointsFromPaymentRequired(challenge);
+      const fromHeader = await endpointsFromPaymentRequired(header);
+      const before = performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).length;
+      const staple = document.body.appendChild(document.createElement("p"));
+      const rendered = await renderBadge(staple, { ...fromHeader.endpoints[0], ...keys });
+      const afterStaple = performance.getEntriesByType("resource").filter((e) => e.name.includes("/v0/verdict")).length;
+      const large = await renderBadge(document.body.appendChild(document.createElement("p")), { ...verified, ...keys, verdict: padded });
+      return {
+        same: JSON.stringify(fromObject) === JSON.stringify(fromHeader),
+        verdicts: fromHeader.endpoints.map((e) => typeof e.verdict),
+        rendered, requests: afterStaple - before, large,
+      };
+    }, { challenge, keys, padded, verified: { chain: ENDPOINTS.verified.chain, payTo: ENDPOINTS.verified.payTo, resourceUrl: ENDPOINTS.verified.resourceUrl } });
+    assert.deepEqual(api, { same: true, verdicts: ["string", "undefined"], rendered: "human-backed", requests: 0, large: "human-backed" });
+    const live = await fetched(tab, "/v0/verdict");
+    assert.equal(live.filter((url) => url.includes(encodeURIComponent(ENDPOINTS.verified.payTo))).length, 1, "the padded verdict was looked up live");
     await tab.close();
   });
 });

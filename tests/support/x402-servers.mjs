@@ -75,8 +75,11 @@ async function startFacilitator(down) {
  * PaywallProvider the v2 middleware serves browsers. `before`: an Express
  * middleware run first on every request (a page's Content-Security-Policy).
  * `routes`: more v2 paid routes. `port`: the paid routes' port (0: any).
+ * `extension`: a resource server extension (x402-verdict/seller's
+ * verdictExtension) registered on the v2 resource server and declared by
+ * every v2 route.
  */
-export async function startX402Servers({ cors = "none", pages = {}, folders = {}, facilitatorDown = false, paywall, before, routes: more = {}, port = 0 } = {}) {
+export async function startX402Servers({ cors = "none", pages = {}, folders = {}, facilitatorDown = false, paywall, before, routes: more = {}, port = 0, extension } = {}) {
   const facilitator = await startFacilitator(facilitatorDown);
   const evm = { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_PAY_TO };
   const svm = { scheme: "exact", price: "$0.01", network: SOLANA_NETWORK, payTo: SOLANA_PAY_TO };
@@ -93,6 +96,10 @@ export async function startX402Servers({ cors = "none", pages = {}, folders = {}
   const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: facilitator.url }))
     .register(EVM_NETWORK, new ExactEvmScheme())
     .register(SOLANA_NETWORK, new ExactSvmScheme());
+  if (extension) {
+    server.registerExtension(extension);
+    for (const route of Object.values(routes)) route.extensions = { ...route.extensions, [extension.key]: {} };
+  }
   const app = express();
   if (before) app.use(before);
   const payments = [];

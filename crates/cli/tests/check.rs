@@ -463,6 +463,162 @@ async fn reads_saved_challenges_without_asking_anyone() {
     assert_eq!((got.get("status"), &got["x402Version"]), (None, &json!(2)));
 }
 
+/// [`v2_challenge`] stapling `documents` (the x402 extension `x402-verdict`).
+fn stapled(documents: &[Value]) -> Value {
+    let mut challenge = v2_challenge();
+    challenge["extensions"] = json!({"x402-verdict": {"info": {"verdicts": documents}}});
+    challenge
+}
+
+/// Each option's result state and where its verdict came from, in `check
+/// --json`'s output.
+fn states_and_sources(out: &str) -> Vec<(String, String)> {
+    let got: Value = serde_json::from_str(out).unwrap();
+    let options = got["options"].as_array().unwrap();
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    options
+        .iter()
+        .map(|o| (text(&o["result"]["state"]), text(&o["verdictFrom"])))
+        .collect()
+}
+
+#[tokio::test]
+async fn takes_the_verdicts_a_challenge_staples() {
+    let (key, service) = service().await;
+    let base = service.url.as_str();
+    let mut url = reqwest::Url::parse(&format!("{base}/v0/verdict")).unwrap();
+    let resource = format!("{R}good");
+    url.query_pairs_mut()
+        .append_pair("chain", "eip155:8453")
+        .append_pair("payTo", PAY_TO)
+        .append_pair("resourceUrl", &resource);
+    let document: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+    let header = |challenge: &Value| encode_base64(challenge.to_string().as_bytes());
+    let good = header(&stapled(std::slice::from_ref(&document)));
+    let stapled_human_backed = ("human-backed".to_owned(), "stapled".to_owned());
+
+    // The service unreachable: the stapled option reads from its staple,
+    // the other is looked up (and gets no answer).
+    let nowhere = "http://127.0.0.1:9";
+    let args = [
+        "--header",
+        &good,
+        "--base-url",
+        nowhere,
+        "--public-key",
+        &key,
+    ];
+    let (code, out, err) = check(&[&args[..], &["--json"]].concat()).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        states_and_sources(&out),
+        [
+            stapled_human_backed.clone(),
+            ("unknown".into(), "fetched".into())
+        ]
+    );
+    let got: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(got["options"][0]["result"]["signature"], "valid");
+    assert_eq!(got["options"][1]["result"]["reason"], "network_error");
+    // The text line is the same as for a fetched verdict.
+    let (_, text, _) = check(&args).await;
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("Verification: human-backed;"),
+        "{text}"
+    );
+
+    // Asked at a resource answering 402 with it, read the same.
+    let app = Router::new().route(
+        "/paid",
+        get(move || async move {
+            let header = [("Payment-Required", good.clone())];
+            (StatusCode::PAYMENT_REQUIRED, header, "{}").into_response()
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let paid = format!("http://{}/paid", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (code, out, err) =
+        check(&[&paid, "--base-url", nowhere, "--public-key", &key, "--json"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(states_and_sources(&out)[0], stapled_human_backed);
+
+    // Saved to a file, read the same.
+    let path = scratch("stapled").join("stapled.json");
+    std::fs::write(&path, stapled(std::slice::from_ref(&document)).to_string()).unwrap();
+    let path = path.to_str().unwrap();
+    let (_, out, _) = check(&[
+        "--from-file",
+        path,
+        "--base-url",
+        nowhere,
+        "--public-key",
+        &key,
+        "--json",
+    ])
+    .await;
+    assert_eq!(states_and_sources(&out)[0], stapled_human_backed);
+
+    // What cannot stand in is looked up as if nothing were stapled.
+    let mut tampered = document.clone();
+    tampered["verdict"]["assuranceLevel"] = json!("A+");
+    let mut many = vec![json!({}); 32];
+    many.push(document.clone());
+    for (name, challenge, keys) in [
+        (
+            "tampered",
+            stapled(&[tampered]),
+            vec!["--public-key", key.as_str()],
+        ),
+        (
+            "33 documents",
+            stapled(&many),
+            vec!["--public-key", key.as_str()],
+        ),
+        (
+            "no keys configured",
+            stapled(std::slice::from_ref(&document)),
+            vec![],
+        ),
+    ] {
+        let value = header(&challenge);
+        let args = [
+            &["--header", value.as_str(), "--base-url", base, "--json"][..],
+            &keys[..],
+        ]
+        .concat();
+        let (code, out, err) = check(&args).await;
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(
+            states_and_sources(&out)[0],
+            ("human-backed".into(), "fetched".into()),
+            "{name}"
+        );
+    }
+
+    // A staple that makes the challenge larger than a challenge may be: the
+    // challenge is refused, with one line.
+    let mut large = document.clone();
+    large["pad"] = json!("x".repeat(70 * 1024));
+    let (code, _, err) = check(&[
+        "--header",
+        &header(&stapled(&[large])),
+        "--base-url",
+        nowhere,
+    ])
+    .await;
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "x402-verdict: the PAYMENT-REQUIRED header is longer than base64 of 64 KiB\n"
+        )
+    );
+}
+
 #[tokio::test]
 async fn serve_refuses_a_demo_challenge_it_cannot_send() {
     let ServiceFiles {

@@ -55,4 +55,20 @@ impl Lookup {
         let result = self.evaluate_document(&document, now);
         (result.signature == SignatureStatus::Valid).then_some(result)
     }
+
+    /// The last second at which `text` still stands in for a request
+    /// ([`Lookup::evaluate_inlined`]), when it does at `now`: it goes on
+    /// doing so until it is [`MAX_INLINED_AGE_SECONDS`] old, and never
+    /// after. How long a seller's server may go on inlining or stapling it
+    /// without asking the core again.
+    pub fn inlined_until(&self, text: &str, now: Timestamp) -> Option<Timestamp> {
+        self.evaluate_inlined(text, now)?;
+        let document = VerdictDocument::parse(text.as_bytes()).ok()?;
+        Some(
+            document
+                .verdict
+                .issued_at
+                .plus_seconds(MAX_INLINED_AGE_SECONDS),
+        )
+    }
 }

@@ -579,6 +579,21 @@ fn its_age_is_bounded_by_its_signed_issued_at() {
         in_place_of_a_request(&lookup, &text).is_some()
     };
     assert!(used(-MAX_INLINED_AGE_SECONDS), "exactly N seconds old");
+    // Taken now, it is taken until it is that old, and not a second after.
+    let text = signed("human_backed", -100, RESOURCE, &signer());
+    let until = lookup.inlined_until(&text, now()).unwrap();
+    assert_eq!(until, now().plus_seconds(MAX_INLINED_AGE_SECONDS - 100));
+    assert!(lookup.evaluate_inlined(&text, until).is_some());
+    assert!(lookup
+        .evaluate_inlined(&text, until.plus_seconds(1))
+        .is_none());
+    let old = signed(
+        "human_backed",
+        -MAX_INLINED_AGE_SECONDS - 1,
+        RESOURCE,
+        &signer(),
+    );
+    assert_eq!(lookup.inlined_until(&old, now()), None);
     assert!(!used(-MAX_INLINED_AGE_SECONDS - 1), "a second older");
     assert!(!used(-2 * 3600), "issued two hours ago");
     assert!(used(300), "within the clock skew ahead");

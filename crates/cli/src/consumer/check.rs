@@ -11,6 +11,7 @@ use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::{ChallengeError, ChallengeRule, MAX_CHALLENGE_BYTES};
 use x402_verdict_core::json::{parse_strict, ParseError};
+use x402_verdict_core::staple::SOURCE_MEMBER;
 use x402_verdict_core::writing::line;
 use x402_verdict_core::{BaseUrl, Challenge};
 
@@ -260,8 +261,8 @@ enum Read {
     NoPayment(String, Option<u16>),
 }
 
-/// Reads the challenge, looks every option up concurrently and prints one
-/// line per option (or JSON). An answer that asks for no payment prints what
+/// Reads the challenge, looks every option up concurrently (or takes the
+/// verdict it staples for it) and prints one line per option (or JSON). An answer that asks for no payment prints what
 /// it was and looks nothing up.
 ///
 /// # Errors
@@ -288,21 +289,22 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
             return Ok(());
         }
     };
-    let results = join_all(
-        challenge
-            .options
-            .iter()
-            .map(|option| verifier.check(option.endpoint.clone())),
-    )
-    .await;
+    // A verdict the challenge staples for an option stands in for its
+    // request when the core takes it.
+    let results =
+        join_all(challenge.options.iter().map(|option| {
+            verifier.check_stapled(option.endpoint.clone(), option.verdict.as_deref())
+        }))
+        .await;
     if args.json {
         let options: Vec<Value> = challenge
             .options
             .iter()
             .zip(&results)
-            .map(|(option, result)| {
+            .map(|(option, (result, source))| {
                 let mut entry = serde_json::to_value(option).unwrap_or_default();
                 entry["result"] = serde_json::to_value(result).unwrap_or_default();
+                entry[SOURCE_MEMBER] = json!(source.as_str());
                 entry
             })
             .collect();
@@ -312,7 +314,7 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
         }
         println!("{out}");
     } else {
-        for (option, result) in challenge.options.iter().zip(&results) {
+        for (option, (result, _)) in challenge.options.iter().zip(&results) {
             let e = &option.endpoint;
             println!(
                 "network {}, asset {}, amount {}, payTo {}, scheme {}, resource {}: {}",
