@@ -5,10 +5,9 @@
 //! anew, within its `stale-while-revalidate`; at most [`MAX_KEPT_ANSWERS`]
 //! at once; failures never. Lookups of one URL at once share one request.
 //!
-//! What is worked out from an answer is kept with it: the signature's
-//! status under the keys last asked about (a lookup of a kept verdict
-//! evaluates it anew against the clock, without verifying its signature
-//! again), and the keys a keys document publishes.
+//! What is worked out from an answer is kept with it: until when it may be
+//! stapled (under the keys last asked about), and the keys a keys document
+//! publishes.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -16,9 +15,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::{BoxFuture, Shared};
 use x402_verdict_core::cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS};
-use x402_verdict_core::signing::{check_signature, SignatureStatus};
-use x402_verdict_core::verdict::VerdictDocument;
-use x402_verdict_core::{Response, TrustedKeys};
+use x402_verdict_core::{Lookup, Response, Timestamp, TrustedKeys};
 
 /// One answer received: its status and body, reused until `until`, served
 /// while it is fetched anew until `stale_until`.
@@ -34,8 +31,8 @@ pub(crate) struct Answer {
 /// What was worked out from one answer, kept with it.
 #[derive(Debug, Default)]
 struct WorkedOut {
-    /// The signature's status, and the keys it was checked under.
-    signature: Mutex<Option<(TrustedKeys, SignatureStatus)>>,
+    /// Until when the body stands in for a request, and under which keys.
+    inlined_until: Mutex<Option<(TrustedKeys, Option<Timestamp>)>>,
     /// The keys the answer publishes, read as a keys document.
     published: OnceLock<TrustedKeys>,
 }
@@ -65,25 +62,25 @@ impl Answer {
         }
     }
 
-    /// [`check_signature`]'s answer for `document` (this answer's body)
-    /// under `keys`: kept from the last time it was asked under the same
-    /// keys.
-    pub(crate) fn signature(
-        &self,
-        document: &VerdictDocument,
-        keys: &TrustedKeys,
-    ) -> SignatureStatus {
-        let memo = &self.worked_out.signature;
-        if let Some((checked, status)) = memo.lock().ok().as_deref().and_then(Option::as_ref) {
-            if checked == keys {
-                return *status;
+    /// Whether this answer's body (a verdict about `lookup`'s endpoint, the
+    /// one whose URL it answers) stands in for a request at `now`
+    /// ([`Lookup::evaluate_inlined`]): the core is asked once under the
+    /// same keys, for the last second it does ([`Lookup::inlined_until`]).
+    pub(crate) fn stands_in(&self, lookup: &Lookup, now: Timestamp) -> bool {
+        let slot = &self.worked_out.inlined_until;
+        let kept = slot.lock().ok().and_then(|kept| kept.clone());
+        let until = match kept {
+            Some((keys, until)) if keys == lookup.keys => until,
+            _ => {
+                let text = std::str::from_utf8(&self.body).unwrap_or_default();
+                let until = lookup.inlined_until(text, now);
+                if let Ok(mut slot) = slot.lock() {
+                    *slot = Some((lookup.keys.clone(), until));
+                }
+                until
             }
-        }
-        let status = check_signature(document, keys);
-        if let Ok(mut memo) = memo.lock() {
-            *memo = Some((keys.clone(), status));
-        }
-        status
+        };
+        until.is_some_and(|until| now <= until)
     }
 
     /// The keys this answer publishes ([`TrustedKeys::published`]), read

@@ -201,15 +201,13 @@ fn now() -> Timestamp {
     Timestamp::from_system_time(SystemTime::now())
 }
 
-/// `lookup`'s result for `answer`, now; a kept verdict's signature is
-/// verified once under the same keys ([`Answer::signature`]).
+/// `lookup`'s result for `answer`, now.
 fn judge(lookup: &Lookup, answer: &Result<Answer, Unfetched>) -> Evaluation {
-    match answer {
-        Err(unfetched) => lookup.evaluate(unfetched.response(), now()),
-        Ok(answer) => lookup.evaluate_signed(answer.response(), now(), |document| {
-            answer.signature(document, &lookup.keys)
-        }),
-    }
+    let response = match answer {
+        Err(unfetched) => unfetched.response(),
+        Ok(answer) => answer.response(),
+    };
+    lookup.evaluate(response, now())
 }
 
 /// GETs `url` (a verdict, or the keys document) within `timeout`; with

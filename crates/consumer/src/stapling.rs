@@ -13,7 +13,8 @@ impl Verifier {
     /// its `stale-while-revalidate` while it is fetched anew) that the core
     /// takes in place of a request now under this verifier's keys
     /// ([`Lookup::evaluate_inlined`](x402_verdict_core::Lookup::evaluate_inlined):
-    /// so none without configured keys). When none may be reused, it is
+    /// so none without configured keys; the core is asked once per
+    /// verdict). When none may be reused, it is
     /// fetched in the background on the current Tokio runtime (one request
     /// at once per endpoint; none outside a runtime) and stapled from then
     /// on. `None` for a verifier that keeps no answers or has no service.
@@ -28,9 +29,10 @@ impl Verifier {
             }
         }
         let (answer, _) = servable.filter(|(answer, _)| answer.status == 200)?;
-        let text = std::str::from_utf8(&answer.body).ok()?;
-        let lookup = self.lookup(endpoint);
-        lookup.evaluate_inlined(text, now())?;
+        let stands_in = answer.stands_in(&self.lookup(endpoint), now());
+        let text = std::str::from_utf8(&answer.body)
+            .ok()
+            .filter(|_| stands_in)?;
         Some(text.to_owned())
     }
 }

@@ -381,22 +381,6 @@ pub struct Lookup {
 impl Lookup {
     /// Evaluates one response at time `now`.
     pub fn evaluate(&self, response: Response<'_>, now: Timestamp) -> Evaluation {
-        self.evaluate_signed(response, now, |document| {
-            check_signature(document, &self.keys)
-        })
-    }
-
-    /// [`Lookup::evaluate`], where `signature` says how a document's
-    /// signature reads under this lookup's keys: [`check_signature`]'s
-    /// answer, which a consumer that keeps answers may have kept from an
-    /// earlier evaluation of the same document under the same keys. It is
-    /// asked only for a document that reaches the signature check.
-    pub fn evaluate_signed(
-        &self,
-        response: Response<'_>,
-        now: Timestamp,
-        signature: impl FnOnce(&VerdictDocument) -> SignatureStatus,
-    ) -> Evaluation {
         let (status, body) = match response {
             Response::Failed(failure, words) => {
                 let reason = match failure {
@@ -416,7 +400,7 @@ impl Lookup {
                 Evaluation::without_verdict(Outcome::NoResponse, Reason::TooLarge, None)
             }
             200 => match VerdictDocument::parse(body) {
-                Ok(document) => self.evaluate_checked(&document, now, signature),
+                Ok(document) => self.evaluate_document(&document, now),
                 Err(e) => Evaluation::without_verdict(
                     Outcome::NoResponse,
                     Reason::Malformed,
@@ -434,18 +418,6 @@ impl Lookup {
 
     /// Evaluates a parsed document at time `now`.
     pub fn evaluate_document(&self, document: &VerdictDocument, now: Timestamp) -> Evaluation {
-        self.evaluate_checked(document, now, |document| {
-            check_signature(document, &self.keys)
-        })
-    }
-
-    /// [`Lookup::evaluate_document`], its signature read by `signature`.
-    fn evaluate_checked(
-        &self,
-        document: &VerdictDocument,
-        now: Timestamp,
-        signature: impl FnOnce(&VerdictDocument) -> SignatureStatus,
-    ) -> Evaluation {
         let v = &document.verdict;
         if v.issued_at > now.plus_seconds(MAX_CLOCK_SKEW_SECONDS) {
             return Evaluation::without_verdict(
@@ -468,7 +440,7 @@ impl Lookup {
             (Some(at), Some(hours)) => Freshness::at(at, hours, now),
             _ => Freshness::Unknown,
         };
-        let signature = signature(document);
+        let signature = check_signature(document, &self.keys);
         let (state, reason) = match v.outcome {
             WireOutcome::Revoked => (State::Revoked, Some(Reason::Revoked)),
             WireOutcome::Stale => (State::Unknown, Some(Reason::Stale)),

@@ -4,14 +4,20 @@
 //! decisions, made by the core (`x402_verdict_core::guard`). The package's
 //! Python only re-exports this module and hooks the official x402 client.
 //!
-//! Every lookup runs on one Tokio runtime with the GIL released: a sync
-//! lookup blocks its own thread only; an async one is the sync one on the
-//! event loop's default executor, and never blocks the loop.
+//! Every lookup runs on one Tokio runtime. One that needs no waiting (a
+//! kept answer, a verdict stapled to the 402) is done at once, the GIL
+//! held; any other waits with the GIL released: a sync lookup blocks its
+//! own thread only; an async one is the sync one on the event loop's
+//! default executor, and never blocks the loop.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+use std::future::Future;
+use std::pin::{pin, Pin};
 use std::sync::OnceLock;
+
+use futures_util::FutureExt;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -45,6 +51,41 @@ fn runtime() -> PyResult<&'static Runtime> {
     built
         .as_ref()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the lookups' runtime: {e}")))
+}
+
+/// `work`'s output when it needs no waiting (a kept answer, a verdict
+/// stapled to the 402): polled once in the runtime's context, with the GIL
+/// held, so that such a lookup costs no hand-over of the GIL (which, with
+/// another Python thread busy, can take the interpreter's switch interval).
+/// A request it starts goes on, shared, for the next poll.
+fn at_once<F: Future>(work: Pin<&mut F>) -> PyResult<Option<F::Output>> {
+    let _entered = runtime()?.enter();
+    Ok(work.now_or_never())
+}
+
+/// `work`'s output: at once when it needs no waiting ([`at_once`]), else
+/// on the runtime with the GIL released.
+fn finish<F>(py: Python<'_>, work: F) -> PyResult<F::Output>
+where
+    F: Future + Send,
+    F::Output: Send,
+{
+    let mut work = pin!(work);
+    if let Some(output) = at_once(work.as_mut())? {
+        return Ok(output);
+    }
+    let runtime = runtime()?;
+    Ok(py.detach(|| runtime.block_on(work)))
+}
+
+/// An awaitable already done with `value`, on the running event loop.
+fn done<'py>(py: Python<'py>, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let future = py
+        .import("asyncio")?
+        .call_method0("get_running_loop")?
+        .call_method0("create_future")?;
+    future.call_method1("set_result", (value,))?;
+    Ok(future)
 }
 
 /// `verifier.method(*args)` as an awaitable that never blocks the running
@@ -122,8 +163,8 @@ impl Verifier {
 
     /// Looks one endpoint up: the structured result of the MCP tools
     /// `lookup_verdict` and `endpoint_status` (also this method's name), as
-    /// a `dict`. Blocks this thread only (the GIL is released); raises
-    /// `ValueError` for arguments that name no endpoint.
+    /// a `dict`. Blocks this thread only (the GIL released while it
+    /// waits); raises `ValueError` for arguments that name no endpoint.
     fn lookup_verdict<'py>(
         &self,
         py: Python<'py>,
@@ -133,14 +174,13 @@ impl Verifier {
     ) -> PyResult<Bound<'py, PyAny>> {
         let endpoint = endpoint_of([Some(chain), Some(pay_to), Some(resource_url)])
             .map_err(|e| value_error(&e))?;
-        let (verifier, runtime) = (&self.inner, runtime()?);
-        let result = py.detach(|| runtime.block_on(verifier.check(endpoint)));
+        let result = finish(py, self.inner.check(endpoint))?;
         Ok(result_dict(py, &result)?.into_bound(py))
     }
 
     /// `lookup_verdict` as an awaitable that never blocks the running
-    /// event loop (also named `endpoint_status_async`); arguments that name
-    /// no endpoint raise at once.
+    /// event loop (also named `endpoint_status_async`): done at once when
+    /// the answer is kept; arguments that name no endpoint raise at once.
     fn lookup_verdict_async<'py>(
         slf: &Bound<'py, Self>,
         chain: &Bound<'py, PyAny>,
@@ -148,7 +188,11 @@ impl Verifier {
         resource_url: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let values = [chain, pay_to, resource_url];
-        endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
+        let endpoint = endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
+        let py = slf.py();
+        if let Some(result) = at_once(pin!(slf.get().inner.check(endpoint)))? {
+            return done(py, result_dict(py, &result)?.into_bound(py));
+        }
         in_executor(slf, "lookup_verdict", values.map(Clone::clone).to_vec())
     }
 
@@ -169,19 +213,24 @@ impl Verifier {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let policy = policy_of(policy)?;
-        if awaitable {
-            let args = (payment_required, requirements, policy.as_str(), fetched);
-            let args = args.into_pyobject(py)?.iter().collect();
-            return in_executor(slf, "check_options", args);
-        }
         let staple = staple_of(payment_required);
         let asked = requirements
             .iter()
             .map(|requirement| Asked::of(payment_required, requirement, &staple))
             .collect();
-        let work = decide(slf.get().inner.clone(), asked, policy, fetched);
-        let runtime = runtime()?;
-        let decided = py.detach(|| runtime.block_on(work));
+        let work = decide(slf.get().inner.clone(), asked, policy, fetched.clone());
+        if awaitable {
+            if let Some(decided) = at_once(pin!(work))? {
+                return done(
+                    py,
+                    payment_checks(py, decided)?.into_pyobject(py)?.into_any(),
+                );
+            }
+            let args = (payment_required, requirements, policy.as_str(), fetched);
+            let args = args.into_pyobject(py)?.iter().collect();
+            return in_executor(slf, "check_options", args);
+        }
+        let decided = finish(py, work)?;
         Ok(payment_checks(py, decided)?.into_pyobject(py)?.into_any())
     }
 }
