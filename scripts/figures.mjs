@@ -18,6 +18,7 @@ const FILE = new URL("../docs/figures.md", import.meta.url);
 const SECTIONS = {
   size: ["Size", "`npm run size`"],
   "seller-page": ["Seller page", "`npm run bench` (scripts/bench-seller.mjs)"],
+  paywall: ["Paywall page", "`npm run bench` (scripts/bench-paywall.mjs)"],
   browser: ["Browser", "`npm run bench` (scripts/bench-browser.mjs)"],
   listing: ["Listing", "`npm run bench` (scripts/bench-listing.mjs)"],
   agent: ["Agent", "`npm run bench` (scripts/bench-agent.mjs)"],

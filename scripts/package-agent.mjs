@@ -49,6 +49,8 @@ const manifest = {
     "./seller": { types: "./seller.d.ts", default: "./seller.js" },
   },
   engines: { node: ">=20" },
+  // The seller module's HTML parser (js/agent/placement.js), the root package.json's version.
+  dependencies: { parse5: `^${JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")).devDependencies.parse5}` },
   files: [...readdirSync(out), "package.json"].sort(),
   sideEffects: false,
 };

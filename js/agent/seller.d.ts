@@ -60,7 +60,11 @@ export interface VerdictPaywallOptions extends ServiceOptions {
   nonce?: Nonce;
 }
 
-/** A PaywallProvider whose page shows a badge, its verdict inlined, for each accepted option. */
+/**
+ * A PaywallProvider whose page shows a badge, its verdict inlined, for each
+ * accepted option; a provider's page it cannot place them in safely is
+ * served as given.
+ */
 export function verdictPaywall(options: VerdictPaywallOptions): PaywallProvider & { cache: VerdictCache };
 
 /** The part of a ResourceServerExtension (@x402/core/server) the resource server calls. */

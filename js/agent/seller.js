@@ -25,8 +25,10 @@
 // (maxKeptVerdicts), the payment requirements' reading
 // (endpointsFromPaymentRequired), the words of its own page
 // (paywallWords) and the extension's names and value (stapleNames,
-// stapledExtension). This file keeps and writes.
+// stapledExtension). This file keeps and writes; where its snippets go in a
+// provider's page is ./placement.js's (an HTML parser's, never a text search).
 import { engine } from "./engine.js";
+import { withBadges } from "./placement.js";
 
 /** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
 const EMBED_WASM = "x402_verdict_embed_bg.wasm";
@@ -50,11 +52,18 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
   const most = engine.maxKeptVerdicts();
   /** By endpoint key, least recently asked first: { endpoint, verdict, freshUntil, staleUntil, asked, pending, timer }. */
   const kept = new Map();
+  /** By endpoint key, the request in flight. */
+  const inFlight = new Map();
   const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl });
 
-  /** Fetches the entry's verdict anew (one request at a time); keeps the old one within its stale window when none came. */
+  /**
+   * Fetches the entry's verdict anew; keeps the old one within its stale
+   * window when none came. One request per endpoint at a time: an entry made
+   * anew while its endpoint's request is in flight (its old entry dropped
+   * meanwhile) takes that request's answer.
+   */
   function refresh(entry) {
-    entry.pending ??= engine.fetchVerdict(optionsOf(entry.endpoint)).then((answer) => {
+    entry.pending ??= requestOf(entry.endpoint).then((answer) => {
       entry.pending = undefined;
       const now = Date.now();
       if (answer.verdict !== undefined || now >= entry.staleUntil) {
@@ -74,6 +83,17 @@ export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = 
       entry.timer.unref?.();
     });
     return entry.pending;
+  }
+
+  /** The request in flight for `endpoint`, started when there is none; kept until it settles, whatever becomes of its entry. */
+  function requestOf(endpoint) {
+    const key = keyOf(endpoint);
+    let request = inFlight.get(key);
+    if (!request) {
+      request = engine.fetchVerdict(optionsOf(endpoint)).finally(() => inFlight.delete(key));
+      inFlight.set(key, request);
+    }
+    return request;
   }
 
   function forget(entry) {
@@ -156,14 +176,6 @@ export function headHtml({ badgeScriptUrl, nonce }) {
     + `<script src="${escape(badgeScriptUrl)}"${nonced}></script>`;
 }
 
-/** `page` with `head` before its </head> and `body` before its last </body> (at its start and end when it has none). */
-function withBadges(page, head, body) {
-  const headAt = page.search(/<\/head>/i);
-  const headed = headAt < 0 ? head + page : page.slice(0, headAt) + head + page.slice(headAt);
-  const bodyAt = headed.toLowerCase().lastIndexOf("</body>");
-  return bodyAt < 0 ? headed + body : headed.slice(0, bodyAt) + body + headed.slice(bodyAt);
-}
-
 /** The seller's own 402 page, for a provider given no paywall: its words are the core's. */
 function ownPage() {
   const [title, text] = engine.paywallWords().map(escape);
@@ -178,7 +190,9 @@ function ownPage() {
  * each option the payment requirements accept (`resource.url`, each
  * `accepts[].network` and `payTo`), its verdict inlined: the one the 402
  * staples for it (verdictExtension), else one kept warm; and the head
- * snippet. Its `cache` keeps them warm.
+ * snippet, placed where an HTML parser finds the page's head and body
+ * (./placement.js; the page as given when they cannot go there safely).
+ * Its `cache` keeps them warm.
  */
 export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
   const cache = verdictCache({ baseUrl, publicKey, strict, timeoutMs });

@@ -4,12 +4,17 @@
 // @x402/hono 2.27's, in Node), unmodified,
 // with the loopback fake facilitator (tests/support/x402-servers.mjs), and
 // real browsers in each engine (tests/support/browser.mjs). Its verdict cache
-// in Node (one request per endpoint in flight, kept per Cache-Control); a
+// in Node (one request per endpoint in flight, also across its dropping,
+// kept per Cache-Control); a
 // browser's GET of a paid route gets the 402 paywall with a badge per
 // accepted option, verified and not verified, with no request from the
 // browser to the service once the verdicts are warm, and badges that fetch
-// before; the page stays a 402 page when the service is down; and a seller's
-// own page under a strict Content-Security-Policy with a nonce.
+// before; the page stays a 402 page when the service is down; a seller's
+// own page under a strict Content-Security-Policy with a nonce; and the
+// markup-injection trial: a provider's pages carrying a hostile
+// resource description, each served with the badges where the HTML parser
+// puts the page's head and body, or as the provider wrote it, never with an
+// element or a script that neither wrote.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -21,13 +26,16 @@ import { AGENT_PACKAGE, PACKAGE } from "../support/package.mjs";
 import { attested, serveRegistry } from "../support/reference-service.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, SOLANA_NETWORK, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { Hono } from "hono";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { paymentMiddleware as honoPaymentMiddleware, x402ResourceServer } from "@x402/hono";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
+import { parse } from "parse5";
 
 const { badgeHtml, headHtml, verdictCache, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
+const { engine: core } = await import(`${AGENT_PACKAGE}engine.js`);
 const publicKey = JSON.parse(readFileSync(demoKeys(), "utf8")).current.publicKey;
 
 /** The nonce of the request being answered. */
@@ -35,9 +43,55 @@ const nonces = new AsyncLocalStorage();
 /** A strict policy: scripts only with this request's nonce. */
 const policy = (nonce, service) => `default-src 'none'; script-src 'nonce-${nonce}' 'wasm-unsafe-eval'; connect-src 'self' ${service}; style-src 'self'; img-src 'self'`;
 
-let front, service, shop, down;
+/**
+ * The trial's resource descriptions: each ends the head, the body or a script
+ * in a page that takes it for markup, then adds an image whose error handler
+ * sets a global.
+ */
+const HOSTILE = {
+  head: "Premium data </head><img src=x onerror=window.x402Pwned=31>",
+  body: "Premium data </body><img src=x onerror=window.x402Pwned=32>",
+  script: "Premium data </script><img src=x onerror=window.x402Pwned=33>",
+};
+/** A description as a provider writes it in a double-quoted attribute (escaping only & and "), and in an inline script's JSON (escaping only </script). */
+const inAttribute = (text) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+const inScript = (text) => JSON.stringify({ description: text }).replace(/<\/script/gi, "<\\/script");
+/** The provider's pages by where they carry the description (its text as written, unescaped, where the context takes no markup). */
+const TRIAL_PAGES = {
+  attribute: (d) => `<!doctype html><html><head><meta charset="utf-8"><meta name="description" content="${inAttribute(d)}"><title>Pay</title></head><body><main id="provider" data-description="${inAttribute(d)}"><h1>Pay</h1></main></body></html>`,
+  "script-json": (d) => `<!doctype html><html><head><title>Pay</title><script>window.paywall = ${inScript(d)};</script></head><body><main id="provider"><h1>Pay</h1></main></body>\n<script>window.again = ${inScript(d)};</script></html>`,
+  comment: (d) => `<!doctype html><html><head><title>Pay</title><!-- ${d} --></head><body><main id="provider"><h1>Pay</h1></main><!-- ${d} --></body></html>`,
+  template: (d) => `<!doctype html><html><head><title>Pay</title><template><p title="${inAttribute(d)}">${d}</p></template></head><body><main id="provider"><h1>Pay</h1><template><p>${d}</p></template></main></body></html>`,
+  noscript: (d) => `<!doctype html><html><head><title>Pay</title></head><body><main id="provider"><h1>Pay</h1><noscript><p>${d}</p></noscript></main></body></html>`,
+  "no-head": (d) => `<!doctype html><html><title>Pay</title><meta name="description" content="${inAttribute(d)}"><main id="provider"><h1>Pay</h1></main>`,
+  "two-heads": (d) => `<!doctype html><html><head><title>Pay</title></head><head><meta name="description" content="${inAttribute(d)}"></head><body><main id="provider"><h1>Pay</h1></main></body></html>`,
+};
+/** The trial's paths: a page for each place and hostile text. */
+const TRIAL = Object.keys(TRIAL_PAGES).flatMap((place) => Object.keys(HOSTILE).map((text) => ({ place, text, path: `/trial/${place}/${text}` })));
+/** The trial's provider: the page of the route's place, with its description; `pages` keeps each page it wrote, by path. */
+const trialProvider = {
+  pages: new Map(),
+  generateHtml({ resource }) {
+    const { pathname } = new URL(resource.url);
+    const page = TRIAL_PAGES[pathname.split("/")[2]](resource.description);
+    this.pages.set(pathname, page);
+    return page;
+  },
+};
+/** The names of the elements of `html` as a browser's parser makes them, in document order (a template's content aside). */
+function elementsOf(html) {
+  const names = [];
+  const walk = (node) => {
+    if (node.tagName) names.push(node.tagName);
+    for (const child of node.childNodes ?? []) walk(child);
+  };
+  walk(parse(html));
+  return names;
+}
+
+let front, service, shop, down, trial;
 /** The paywall providers of the shop (warm) and of the shop whose service is down. */
-let paywall, downPaywall;
+let paywall, downPaywall, trialPaywall;
 
 before(async () => {
   // The front counts the verdict requests the service gets; its upstream is the service, started once the shop's URL is known.
@@ -62,11 +116,18 @@ before(async () => {
   front.upstream = service.url;
   downPaywall = verdictPaywall({ baseUrl: UNREACHABLE, publicKey, badgeScriptUrl: "/pkg/embed.js" });
   down = await startX402Servers({ paywall: downPaywall, folders: { "/pkg": PACKAGE } });
+  // The trial's shop: no Content-Security-Policy, so that an injected handler would run.
+  const evm = { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_PAY_TO };
+  const svm = { scheme: "exact", price: "$0.01", network: SOLANA_NETWORK, payTo: SOLANA_PAY_TO };
+  const routes = Object.fromEntries(TRIAL.map(({ text, path }) => [`GET ${path}`, { accepts: [evm, svm], description: HOSTILE[text] }]));
+  trialPaywall = verdictPaywall({ baseUrl: front.url, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: trialProvider });
+  trial = await startX402Servers({ paywall: trialPaywall, routes, folders: { "/pkg": PACKAGE } });
 });
 after(async () => {
   paywall?.cache.clear();
   downPaywall?.cache.clear();
-  await Promise.all([front?.stop(), service?.stop(), shop?.stop(), down?.stop()]);
+  trialPaywall?.cache.clear();
+  await Promise.all([front?.stop(), service?.stop(), shop?.stop(), down?.stop(), trial?.stop()]);
 });
 
 const atService = () => front.requests.filter((p) => p === "/v0/verdict").length;
@@ -94,6 +155,42 @@ test("the verdict cache asks once per endpoint at a time, and keeps the answer p
     keyless.clear();
   } finally {
     cache.clear();
+  }
+});
+
+test("an endpoint whose request is in flight gets no second one when it is dropped and asked again", async () => {
+  // A loopback service that holds the answers about one endpoint until told, and answers the others at once.
+  const held = { chain: EVM_NETWORK, payTo: EVM_PAY_TO, resourceUrl: "https://api.example.com/held" };
+  const asked = new Map();
+  let release;
+  const released = new Promise((done) => { release = done; });
+  const server = createServer(async (req, res) => {
+    const resource = new URL(req.url, "http://localhost").searchParams.get("resourceUrl");
+    asked.set(resource, (asked.get(resource) ?? 0) + 1);
+    if (resource === held.resourceUrl) await released;
+    res.writeHead(404, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end('{"error":"no attestation for this endpoint"}');
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const cache = verdictCache({ baseUrl: `http://127.0.0.1:${server.address().port}`, publicKey });
+  try {
+    cache.get(held);
+    for (const until = Date.now() + 20000; asked.get(held.resourceUrl) !== 1;) {
+      assert.ok(Date.now() < until, "the held endpoint's request reached the service");
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    // As many others as the cache keeps: the held endpoint, least recently asked, is dropped.
+    const others = Array.from({ length: core.maxKeptVerdicts() }, (_, i) => ({ ...held, resourceUrl: `https://api.example.com/other/${i}` }));
+    for (const other of others) cache.get(other);
+    cache.get(held);
+    release();
+    assert.equal(await cache.fetch(held), undefined);
+    await Promise.all(others.map((other) => cache.fetch(other)));
+    assert.equal(asked.get(held.resourceUrl), 1, "one request for the held endpoint reached the service");
+    assert.equal(asked.size, others.length + 1);
+  } finally {
+    cache.clear();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
   }
 });
 
@@ -162,6 +259,41 @@ test("the paywall stays a 402 page with the challenge when the service is down",
   assert.doesNotMatch(page, /data-verdict=/, "nothing to inline");
 });
 
+/** The module's snippets in a served page: the head snippet, and the badges' list. */
+const OWN = /<link rel="preload" href="\/pkg\/x402_verdict_embed_bg\.wasm"[^>]*><script src="\/pkg\/embed\.js"><\/script>|<ul data-x402-verdict-paywall>.*?<\/ul>/g;
+
+test("the trial's pages are served as the provider wrote them, with the module's two snippets inserted whole", async () => {
+  for (const { path } of TRIAL) {
+    const response = await fetch(`${trial.url}${path}`, asBrowser);
+    assert.equal(response.status, 402, path);
+    const served = await response.text();
+    assert.equal(served.match(OWN)?.length, 2, `${path}: the head snippet and the list`);
+    assert.equal(served.replace(OWN, ""), trialProvider.pages.get(path), path);
+  }
+});
+
+test("a page the badges cannot go in where the parser puts its head and body is served as the provider wrote it", () => {
+  const pages = {
+    "a body that ends inside a link (the list would be part of it)": `<!doctype html><html><head><title>Pay</title></head><body><a href="/">Pay\n</body></html>`,
+    "a <noscript> holding markup in the head (without scripting, the head ends before the snippet)": `<!doctype html><html><head><noscript><p title="${inAttribute(HOSTILE.head)}"></p></noscript></head><body><h1>Pay</h1></body></html>`,
+    "a frameset (no body)": `<!doctype html><html><head><title>Pay</title></head><frameset><frame src="/a"></frameset></html>`,
+    "a page that ends inside a comment (the list would be its text)": `<!doctype html><html><head><title>Pay</title></head><body><h1>Pay</h1><!-- ${HOSTILE.body}`,
+  };
+  const required = {
+    x402Version: 2,
+    resource: { url: "https://api.example.com/premium-data", description: HOSTILE.head },
+    accepts: [{ scheme: "exact", network: EVM_NETWORK, payTo: EVM_PAY_TO, amount: "10000", asset: EVM_PAY_TO, maxTimeoutSeconds: 60 }],
+  };
+  for (const [name, page] of Object.entries(pages)) {
+    const provider = verdictPaywall({ baseUrl: UNREACHABLE, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: { generateHtml: () => page } });
+    try {
+      assert.equal(provider.generateHtml(required, {}), page, name);
+    } finally {
+      provider.cache.clear();
+    }
+  }
+});
+
 for (const engine of ENGINES) describe(engine, () => {
   let browser;
   before(async () => { browser = await launch(engine); });
@@ -201,6 +333,38 @@ for (const engine of ENGINES) describe(engine, () => {
     const expected = ["/pkg/embed.js", "/pkg/x402_verdict_embed_bg.wasm"];
     assert.deepEqual(engine === "webkit" ? [...new Set(loaded)] : loaded, expected, "the preloaded wasm is the one embed.js takes");
     await tab.close();
+  });
+
+  test("the trial's pages (a hostile description in an attribute, a script's JSON, a comment, a template, a noscript; no </head>; two): the badges where the page's head and body are, no element or script of the description's", async () => {
+    for (const { place, path } of TRIAL) {
+      const tab = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+      try {
+        await tab.goto(`${trial.url}${path}`);
+        await tab.waitForFunction(() => {
+          const hosts = document.querySelectorAll("[data-x402-verdict-paywall] x402-verdict-view");
+          return document.readyState === "complete" && hosts.length === 2 && [...hosts].every((h) => h.dataset.state !== "checking");
+        }, undefined, { timeout: 20000 });
+        const found = await tab.evaluate(() => {
+          const list = document.querySelector("[data-x402-verdict-paywall]");
+          const script = document.querySelector('script[src="/pkg/embed.js"]');
+          const own = (e) => e.closest("[data-x402-verdict-paywall]") || e.matches('link[href="/pkg/x402_verdict_embed_bg.wasm"], script[src="/pkg/embed.js"]');
+          return {
+            pwned: window.x402Pwned ?? null,
+            list: list.parentElement.localName,
+            script: script.parentElement.localName,
+            scriptAfterList: Boolean(list.compareDocumentPosition(script) & Node.DOCUMENT_POSITION_FOLLOWING),
+            elements: [...document.querySelectorAll("*")].filter((e) => !own(e)).map((e) => e.localName),
+          };
+        });
+        assert.equal(found.pwned, null, `${path}: no script of the description's ran`);
+        assert.deepEqual(found.elements, elementsOf(trialProvider.pages.get(path)), `${path}: the provider's elements, and no other`);
+        assert.equal(found.list, "body", `${path}: the list in the body`);
+        // With no <head> the parser located, the head snippet follows the list.
+        assert.deepEqual([found.script, found.scriptAfterList], place === "no-head" ? ["body", true] : ["head", false], `${path}: embed.js`);
+      } finally {
+        await tab.close();
+      }
+    }
   });
 
   test("with the service down, the 402 page still renders and its badges read unknown", async () => {

@@ -1,8 +1,9 @@
 //! `mcp --listen` and `serve` under slow, numerous and lying clients, over
 //! real sockets on loopback: a declared body over the cap, bodies sent a
 //! byte a second, heads that never end past the connection cap, `Host`
-//! values that are no authority, and the JSON-RPC codes both transports
-//! share. In every case other clients go on being served.
+//! values that are no authority, requests without `Host` (HTTP/1.0 and
+//! 1.1, a load balancer's health check), and the JSON-RPC codes both
+//! transports share. In every case other clients go on being served.
 
 mod support;
 
@@ -47,6 +48,12 @@ fn mcp_post(host: &str, body: &str, extra: &str) -> String {
 /// Sends `request` on a new connection and reads until the server closes
 /// it: the status and the body. Panics if that takes longer than `within`.
 async fn exchange(addr: &str, request: &[u8], within: Duration) -> (u16, String) {
+    let (status, _, body) = exchange_whole(addr, request, within).await;
+    (status, body)
+}
+
+/// [`exchange`], with the answer's head (its status line and header lines).
+async fn exchange_whole(addr: &str, request: &[u8], within: Duration) -> (u16, String, String) {
     let started = Instant::now();
     let mut stream = TcpStream::connect(addr).await.unwrap();
     stream.write_all(request).await.unwrap();
@@ -60,11 +67,8 @@ async fn exchange(addr: &str, request: &[u8], within: Duration) -> (u16, String)
         .get(9..12)
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no status line after {:?}: {text:?}", started.elapsed()));
-    let body = text
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_owned();
-    (status, body)
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_owned(), body.to_owned())
 }
 
 /// `GET path` answered 200 within [`SERVED_WITHIN`].
@@ -384,6 +388,103 @@ async fn a_host_must_be_an_authority() {
             "x402-verdict: --allow-host \"proxy:80x\" has a port that is not a decimal number from 0 to 65535\n"
         )
     );
+}
+
+#[tokio::test]
+async fn without_host_http_1_0_is_answered_by_serve_and_http_1_1_refused() {
+    let entry = attestation(&format!("{R}good"), "active", 1, 24);
+    let registry = json!({ "attestations": [entry] }).to_string();
+    let files = ServiceFiles::new("no-host", &registry).await;
+    let www = files.dir.join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    std::fs::write(www.join("index.html"), "home").unwrap();
+    let args = ["--www", www.to_str().unwrap()];
+    let service = Service::start_with(&files.registry, &files.keys, &args).await;
+    let addr = service.addr();
+    let ask = |request: String| async move {
+        exchange_whole(addr, request.as_bytes(), Duration::from_secs(5)).await
+    };
+    // HTTP/1.0 makes Host optional: a page, and HAProxy's default health
+    // check (option httpchk), which a load balancer takes as up on 2xx/3xx.
+    let (status, _, body) = ask("GET /index.html HTTP/1.0\r\n\r\n".into()).await;
+    assert_eq!((status, body.as_str()), (200, "home"));
+    let (status, head, _) = ask("OPTIONS / HTTP/1.0\r\n\r\n".into()).await;
+    assert_eq!(status, 204, "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("\r\nallow: get, head, options"),
+        "{head}"
+    );
+    // A CORS preflight is still the CORS layer's.
+    let (status, head, _) = ask(
+        "OPTIONS /v0/verdict HTTP/1.1\r\nHost: localhost\r\nOrigin: https://shop.example\r\n\
+        Access-Control-Request-Method: GET\r\nConnection: close\r\n\r\n"
+            .into(),
+    )
+    .await;
+    assert_eq!(status, 200, "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("\r\naccess-control-allow-origin: *"),
+        "{head}"
+    );
+    // HTTP/1.1 requires it (RFC 9112 3.2); a Host present is read strictly, whatever the version.
+    for (request, said) in [
+        ("GET /index.html HTTP/1.1\r\nConnection: close\r\n\r\n", "Bad Request: the request has no Host header"),
+        ("OPTIONS / HTTP/1.1\r\nConnection: close\r\n\r\n", "Bad Request: the request has no Host header"),
+        ("GET /index.html HTTP/1.0\r\nHost: localhost:1.evil.example\r\n\r\n", "Bad Request: \"localhost:1.evil.example\" has a port that is not a decimal number from 0 to 65535"),
+        ("GET /index.html HTTP/1.1\r\nHost: user@localhost\r\nConnection: close\r\n\r\n", "Bad Request: \"user@localhost\" is not a host name, an IPv4 address or a bracketed IPv6 address"),
+        ("GET /index.html HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n", "Bad Request: the request has more than one Host header"),
+    ] {
+        let (status, _, body) = ask(request.into()).await;
+        assert_eq!((status, body.as_str()), (400, said), "{request:?}");
+    }
+}
+
+#[tokio::test]
+async fn without_host_mcp_listen_refuses_every_request() {
+    let server = mcp().await;
+    let addr = server.addr();
+    let ask = |request: String| async move {
+        exchange(addr, request.as_bytes(), Duration::from_secs(5)).await
+    };
+    // Its DNS-rebinding rule cannot check a host it is not given: HTTP/1.0
+    // is refused as a host not allowed is, HTTP/1.1 as a request without Host.
+    let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }).to_string();
+    let post = |version: &str| {
+        format!(
+            "POST /mcp HTTP/{version}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+             MCP-Protocol-Version: 2025-06-18\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{list}",
+            list.len()
+        )
+    };
+    for (version, status, said) in [
+        (
+            "1.0",
+            403,
+            "Forbidden: the request has no Host header to check against the allowed hosts",
+        ),
+        ("1.1", 400, "Bad Request: the request has no Host header"),
+    ] {
+        let (got, body) = ask(post(version)).await;
+        assert_eq!(got, status, "HTTP/{version}: {body}");
+        assert_eq!(
+            rpc_error(&body),
+            (-32600, said.to_owned()),
+            "HTTP/{version}"
+        );
+        let (got, body) = ask(format!(
+            "GET /healthz HTTP/{version}\r\nConnection: close\r\n\r\n"
+        ))
+        .await;
+        assert_eq!(
+            (got, body.as_str()),
+            (status, said),
+            "GET /healthz HTTP/{version}"
+        );
+    }
+    let (got, body) = ask("GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n".into()).await;
+    assert_eq!((got, body.as_str()), (200, "ok\n"));
 }
 
 #[tokio::test]

@@ -1,15 +1,21 @@
 //! The `Host` header read strictly, as an RFC 3986 authority without user
 //! information: a host (a registered name, an IPv4 address or a bracketed
 //! IPv6 address) and an optional decimal port of at most 65535, nothing
-//! else. A request whose `Host` is anything else is answered 400 (RFC 9112
-//! §3.2), before any route or allow-list sees it: an allow-list that keeps
-//! the text before the first `:` would read `localhost:1.evil.example` as
-//! `localhost`.
+//! else. A request whose `Host` is anything else, or that has two, is
+//! answered 400 (RFC 9112 §3.2), before any route or allow-list sees it: an
+//! allow-list that keeps the text before the first `:` would read
+//! `localhost:1.evil.example` as `localhost`.
+//!
+//! Without a `Host`: an HTTP/1.1 request is 400 (RFC 9112 §3.2); an HTTP/1.0
+//! one (where `Host` is optional: a load balancer's health check) is
+//! answered by `serve` ([`check`]) and refused 403 by `mcp --listen`
+//! ([`check_required`]), whose DNS-rebinding rule cannot check a host it is
+//! not given.
 
 use std::net::Ipv6Addr;
 
 use axum::extract::Request;
-use axum::http::{header, StatusCode};
+use axum::http::{header, StatusCode, Version};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -19,6 +25,12 @@ pub enum HostError {
     /// The request has no `Host`.
     #[error("the request has no Host header")]
     Missing,
+    /// An HTTP/1.0 request without `Host`, where the host must be checked.
+    #[error("the request has no Host header to check against the allowed hosts")]
+    Unchecked,
+    /// The request has more than one `Host`.
+    #[error("the request has more than one Host header")]
+    Repeated,
     /// The value is not visible ASCII.
     #[error("the Host header is not visible ASCII")]
     NotAscii,
@@ -108,21 +120,46 @@ fn is_reg_name(host: &str) -> bool {
     true
 }
 
-/// Middleware: a request whose `Host` is no authority is answered 400 in
-/// plain text naming what is wrong (an app may turn it into its own kind of
-/// error); any other goes on.
-pub async fn check(request: Request, next: Next) -> Response {
-    let found = match request.headers().get(header::HOST) {
-        None => Err(HostError::Missing),
-        Some(value) => value
-            .to_str()
-            .map_err(|_| HostError::NotAscii)
-            .and_then(parse),
+/// The request's `Host`, read strictly; `None` when it has none.
+fn host_of(request: &Request) -> Result<Option<Authority>, HostError> {
+    let mut values = request.headers().get_all(header::HOST).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
     };
-    match found {
-        Ok(_) => next.run(request).await,
-        Err(e) => (StatusCode::BAD_REQUEST, format!("Bad Request: {e}")).into_response(),
+    if values.next().is_some() {
+        return Err(HostError::Repeated);
     }
+    let text = value.to_str().map_err(|_| HostError::NotAscii)?;
+    parse(text).map(Some)
+}
+
+/// A refusal in plain text naming what is wrong (an app may turn it into its
+/// own kind of error).
+fn refused(status: StatusCode, error: &HostError) -> Response {
+    let reason = status.canonical_reason().unwrap_or_default();
+    (status, format!("{reason}: {error}")).into_response()
+}
+
+/// Middleware of `serve`: a request whose `Host` is no authority, or
+/// repeated, or an HTTP/1.1 one without it, is answered 400; any other
+/// (an HTTP/1.0 one without `Host` too) goes on.
+pub async fn check(request: Request, next: Next) -> Response {
+    match host_of(&request) {
+        Ok(None) if request.version() >= Version::HTTP_11 => {
+            refused(StatusCode::BAD_REQUEST, &HostError::Missing)
+        }
+        Ok(_) => next.run(request).await,
+        Err(e) => refused(StatusCode::BAD_REQUEST, &e),
+    }
+}
+
+/// Middleware of `mcp --listen`: as [`check`], except that an HTTP/1.0
+/// request without `Host` is refused 403, as a host not allowed is.
+pub async fn check_required(request: Request, next: Next) -> Response {
+    if !request.headers().contains_key(header::HOST) && request.version() < Version::HTTP_11 {
+        return refused(StatusCode::FORBIDDEN, &HostError::Unchecked);
+    }
+    check(request, next).await
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
+    ACCESS_CONTROL_REQUEST_METHOD, ALLOW, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
+    X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -196,12 +197,13 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         app = app.merge(listing.router());
     }
     // No answer, API or file, is read as another type than it says.
-    let app = app.layer(axum::middleware::from_fn(host::check)).layer(
-        SetResponseHeaderLayer::overriding(
+    let app = app
+        .layer(axum::middleware::from_fn(options))
+        .layer(axum::middleware::from_fn(host::check))
+        .layer(SetResponseHeaderLayer::overriding(
             X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
-        ),
-    );
+        ));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|source| ServeError::Listen {
@@ -220,6 +222,19 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         tokio::task::spawn_blocking(move || counter.flush()).await??;
     }
     Ok(())
+}
+
+/// Middleware: an `OPTIONS` request that is no CORS preflight (a load
+/// balancer's health check, `OPTIONS / HTTP/1.0`) is answered 204 with the
+/// methods the service answers; a preflight goes on to the CORS layers.
+async fn options(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let preflight = request
+        .headers()
+        .contains_key(ACCESS_CONTROL_REQUEST_METHOD);
+    if request.method() != Method::OPTIONS || preflight {
+        return next.run(request).await;
+    }
+    (StatusCode::NO_CONTENT, [(ALLOW, "GET, HEAD, OPTIONS")]).into_response()
 }
 
 /// Resolves on Ctrl-C (SIGINT) or SIGTERM.

@@ -88,7 +88,7 @@ fn router(server: VerdictServer, options: &HttpOptions) -> Router {
         .route("/mcp", any(endpoint))
         .route("/healthz", get(|| async { "ok\n" }))
         .with_state(Arc::new(mcp))
-        .layer(axum::middleware::from_fn(host::check))
+        .layer(axum::middleware::from_fn(host::check_required))
         .layer(axum::middleware::from_fn(json_rpc_refusals))
 }
 
