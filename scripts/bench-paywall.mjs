@@ -1,7 +1,7 @@
 // What placing verdictPaywall's snippets in a provider's page costs a
 // seller's server, in Node, side by side in one run: the x402-verdict
-// package's placement (js/agent/placement.js: parse5, then the result parsed
-// again) beside the text search it replaced (the first "</head>" and the
+// package's placement (js/agent/placement.js: parse5 up to the page's <body>
+// tag, then that part parsed again with the snippets placed) beside the text search it replaced (the first "</head>" and the
 // last "</body>" in the page's text, which let a resource's description
 // inject markup), on two provider pages: a small one (the markup-injection
 // trial's page with its description in an attribute,

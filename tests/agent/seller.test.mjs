@@ -272,26 +272,55 @@ test("the trial's pages are served as the provider wrote them, with the module's
   }
 });
 
+/** A 402 whose description is hostile, for the pages of the tests below. */
+const HOSTILE_REQUIRED = {
+  x402Version: 2,
+  resource: { url: "https://api.example.com/premium-data", description: HOSTILE.head },
+  accepts: [{ scheme: "exact", network: EVM_NETWORK, payTo: EVM_PAY_TO, amount: "10000", asset: EVM_PAY_TO, maxTimeoutSeconds: 60 }],
+};
+
+/** What verdictPaywall serves for a provider whose page is `page`. */
+function servedFor(page) {
+  const provider = verdictPaywall({ baseUrl: UNREACHABLE, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: { generateHtml: () => page } });
+  try {
+    return provider.generateHtml(HOSTILE_REQUIRED, {});
+  } finally {
+    provider.cache.clear();
+  }
+}
+
 test("a page the badges cannot go in where the parser puts its head and body is served as the provider wrote it", () => {
   const pages = {
-    "a body that ends inside a link (the list would be part of it)": `<!doctype html><html><head><title>Pay</title></head><body><a href="/">Pay\n</body></html>`,
     "a <noscript> holding markup in the head (without scripting, the head ends before the snippet)": `<!doctype html><html><head><noscript><p title="${inAttribute(HOSTILE.head)}"></p></noscript></head><body><h1>Pay</h1></body></html>`,
     "a frameset (no body)": `<!doctype html><html><head><title>Pay</title></head><frameset><frame src="/a"></frameset></html>`,
-    "a page that ends inside a comment (the list would be its text)": `<!doctype html><html><head><title>Pay</title></head><body><h1>Pay</h1><!-- ${HOSTILE.body}`,
+    "a body implied by a <div>, then a frameset (the list would keep the body)": `<!doctype html><title>Pay</title><div></div><frameset><frame src="/a"></frameset>`,
   };
-  const required = {
-    x402Version: 2,
-    resource: { url: "https://api.example.com/premium-data", description: HOSTILE.head },
-    accepts: [{ scheme: "exact", network: EVM_NETWORK, payTo: EVM_PAY_TO, amount: "10000", asset: EVM_PAY_TO, maxTimeoutSeconds: 60 }],
+  for (const [name, page] of Object.entries(pages)) assert.equal(servedFor(page), page, name);
+});
+
+test("the list goes first in the body, so a body that ends inside an open element or a comment still takes it", () => {
+  const pages = {
+    // Each page, and what the list follows in it.
+    "a body that ends inside a link": [`<!doctype html><html><head><title>Pay</title></head><body class="pay"><a href="/">Pay\n</body></html>`, `<body class="pay">`],
+    "a page that ends inside a comment": [`<!doctype html><html><head><title>Pay</title></head><body><h1>Pay</h1><!-- ${HOSTILE.body}`, "<body>"],
+    "a body implied by its text": [`<!doctype html><title>Pay</title>Pay <b>now</b>`, "</title>"],
   };
-  for (const [name, page] of Object.entries(pages)) {
-    const provider = verdictPaywall({ baseUrl: UNREACHABLE, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: { generateHtml: () => page } });
-    try {
-      assert.equal(provider.generateHtml(required, {}), page, name);
-    } finally {
-      provider.cache.clear();
-    }
+  for (const [name, [page, before]] of Object.entries(pages)) {
+    const served = servedFor(page);
+    assert.equal(served.match(OWN)?.length, 2, `${name}: the head snippet and the list`);
+    assert.equal(served.replace(OWN, ""), page, name);
+    assert.ok(served.includes(`${before}<ul data-x402-verdict-paywall>`), `${name}: the list right after ${before}`);
   }
+});
+
+test("a large page whose body starts early is placed from its start alone: the same as a whole parse would give", () => {
+  // The x402 1.x paywall's shape: 3.5 MB of inline script in the body.
+  const script = `<script>${"var a = '</head></body>';\n".repeat(150000)}</script>`;
+  const page = `<!doctype html><html><head><title>Pay</title></head><body><div id="root"></div>${script}</body></html>`;
+  const served = servedFor(page);
+  assert.equal(served.replace(OWN, ""), page);
+  const at = served.indexOf("<ul data-x402-verdict-paywall>");
+  assert.equal(served.slice(0, at), page.slice(0, page.indexOf("<div")).replace("</head>", `${served.match(OWN)[0]}</head>`));
 });
 
 for (const engine of ENGINES) describe(engine, () => {
