@@ -142,10 +142,10 @@ class Far(BaseHTTPRequestHandler):
             with urllib.request.urlopen(Far.target + self.path) as answer:
                 body, cache = answer.read(), answer.headers.get("Cache-Control")
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        if cache:
-            self.send_header("Cache-Control", cache)
-        self.send_header("Content-Length", str(len(body)))
+        headers = {"Content-Type": "application/json", "Cache-Control": cache, "Content-Length": str(len(body))}
+        for name, value in headers.items():
+            if value:
+                self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
