@@ -12,12 +12,12 @@ impl Verifier {
     /// this verifier keeps (reusable per its `Cache-Control`, or within
     /// its `stale-while-revalidate` while it is fetched anew) that the core
     /// takes in place of a request now under this verifier's keys
-    /// ([`Lookup::evaluate_inlined`](x402_verdict_core::Lookup::evaluate_inlined):
-    /// so none without configured keys; the core is asked once per
-    /// verdict). When none may be reused, it is
-    /// fetched in the background on the current Tokio runtime (one request
-    /// at once per endpoint; none outside a runtime) and stapled from then
-    /// on. `None` for a verifier that keeps no answers or has no service.
+    /// ([`Lookup::evaluate_inlined`](x402_verdict_core::Lookup::evaluate_inlined),
+    /// asked once per verdict: so none without configured keys). When
+    /// none may be reused, it is fetched in the background on the current
+    /// Tokio runtime (one request at once per endpoint; none outside a
+    /// runtime) and stapled from then on. `None` for a verifier that keeps
+    /// no answers or has no service.
     pub fn stapled_verdict(&self, endpoint: Endpoint) -> Option<String> {
         let (kept, base_url) = (self.kept.as_ref()?, self.base_url.as_ref()?);
         let url = base_url.verdict_url(&endpoint);

@@ -91,17 +91,16 @@ impl VerdictExtension {
         let _ = declaration;
         let py = context.py();
         let _entered = runtime()?.enter();
+        let payment_required = attribute(context, "payment_required_response");
+        let accepts = payment_required
+            .as_ref()
+            .and_then(|p| attribute(p, "accepts"));
         let mut verdicts = Vec::new();
-        if let Some(payment_required) = attribute(context, "payment_required_response") {
-            let accepts = attribute(&payment_required, "accepts");
-            for requirement in accepts
-                .iter()
-                .flat_map(|a| a.try_iter().into_iter().flatten())
-            {
-                let asked = Asked::of(&payment_required, &requirement?, &Staple::default());
-                let stapled =
-                    (asked.endpoint().cloned()).and_then(|e| self.verifier.stapled_verdict(e));
-                verdicts.extend(stapled);
+        if let (Some(payment_required), Some(accepts)) = (&payment_required, accepts) {
+            for requirement in accepts.try_iter()? {
+                let asked = Asked::of(payment_required, &requirement?, &Staple::default());
+                let endpoint = asked.endpoint().cloned();
+                verdicts.extend(endpoint.and_then(|e| self.verifier.stapled_verdict(e)));
             }
         }
         let text = extension(verdicts.iter().map(String::as_str));
