@@ -64,9 +64,6 @@ pub enum Source {
 }
 
 impl Source {
-    /// Every source.
-    pub const ALL: [Source; 2] = [Source::Stapled, Source::Fetched];
-
     /// The wire spelling (`stapled`, `fetched`).
     pub const fn as_str(self) -> &'static str {
         match self {
