@@ -171,7 +171,8 @@ test("an endpoint whose request is in flight gets no second one when it is dropp
     res.writeHead(404, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end('{"error":"no attestation for this endpoint"}');
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const cache = verdictCache({ baseUrl: `http://127.0.0.1:${server.address().port}`, publicKey });
+  // The longest timeout, so that the held request outlasts asking 1,024 others on a loaded machine (at 3 s it could time out first, and be asked again).
+  const cache = verdictCache({ baseUrl: `http://127.0.0.1:${server.address().port}`, publicKey, timeoutMs: 60000 });
   try {
     cache.get(held);
     for (const until = Date.now() + 20000; asked.get(held.resourceUrl) !== 1;) {
