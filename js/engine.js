@@ -80,11 +80,11 @@ export function challengeWasm() {
   return challengeReader;
 }
 
-/** Calls the reader's `name` (endpointsFromPaymentRequired or endpointsFromDiscovery) on `input`. */
-export function readWith(name, input) {
+/** Calls the reader's `name` (endpointsFromPaymentRequired or endpointsFromDiscovery) on `input` (and `more`). */
+export function readWith(name, input, ...more) {
   return challengeWasm()
     .catch((error) => onJavaScript(error, challengeUrl()))
-    .then((reader) => reader[name](input));
+    .then((reader) => reader[name](input, ...more));
 }
 
 /** The wasm at `url` (a string, URL or Request; anything else as it is), fetched; a refusal or an HTTP error says which, for explain(). */

@@ -1,8 +1,8 @@
 // Types of the package's entry (index.js).
 import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
-import type { DiscoveryEndpoints, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
+import type { DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
 
-export type { BadgeState, DiscoveryEndpoints, PaymentEndpoint, PaymentEndpoints, VerdictResult };
+export type { BadgeState, DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints, VerdictResult };
 
 /** Options of one badge: the lookup's, and its theme. */
 export interface BadgeOptions extends LookupOptions {
@@ -58,9 +58,12 @@ export function endpointsFromPaymentRequired(input: string | object): Promise<Pa
  * extension, `GET /discovery/resources`: the object or its JSON text) or one
  * of its items. Resolves to each resource's endpoints, in order (or none
  * and the reason, for an item that cannot be read), with the page's
- * pagination; or to no items and why the page cannot be read. Never rejects.
+ * pagination; or to no items and why the page cannot be read. With
+ * `options.live`, the text of a live snapshot (`x402-verdict scan --live
+ * --json`'s output), each endpoint carries its row of it as `live`, and
+ * each item the options its resource added. Never rejects.
  */
-export function endpointsFromDiscovery(input: string | object): Promise<DiscoveryEndpoints>;
+export function endpointsFromDiscovery(input: string | object, options?: { live?: string }): Promise<DiscoveryEndpoints>;
 
 /** `<x402-verdict-badge>`: renders when connected and when an attribute or property changes. */
 export interface VerdictBadgeElement extends HTMLElement, Partial<BadgeOptions> {

@@ -62,14 +62,16 @@ export function endpointsFromPaymentRequired(input) {
  * Reads a page of a facilitator's discovery listing (`GET
  * /discovery/resources`, as an object or its JSON text) or one of its items,
  * and resolves to `{ items, pagination?, reason? }`: for each resource, its
- * endpoints as endpointsFromPaymentRequired gives a challenge's. Never rejects.
+ * endpoints as endpointsFromPaymentRequired gives a challenge's. With `{ live }`
+ * (the text `x402-verdict scan --live --json` wrote), each endpoint carries
+ * its row of that snapshot. Never rejects.
  */
-export function endpointsFromDiscovery(input) {
-  return read("endpointsFromDiscovery", input).catch(() => ({ items: [], reason: NOT_LOADED.listing }));
+export function endpointsFromDiscovery(input, options) {
+  return read("endpointsFromDiscovery", input, options?.live).catch(() => ({ items: [], reason: NOT_LOADED.listing }));
 }
 
-/** Hands a copy of `input` to the challenge reader's `name`, on the wasm or the JavaScript build. */
-function read(name, input) {
+/** Hands a copy of `input` (and `more`, as they are) to the challenge reader's `name`, on the wasm or the JavaScript build. */
+function read(name, input, ...more) {
   let copy = input;
   try {
     copy = structuredClone(input);
@@ -79,7 +81,7 @@ function read(name, input) {
   // The reader's own wasm loads beside the badge's, not after it (unused,
   // and saying nothing, where the JavaScript build runs instead).
   if (typeof WebAssembly === "object") challengeWasm().catch(() => {});
-  return loadedEngine().then((e) => (e[name] ? e[name](copy) : readWith(name, copy)));
+  return loadedEngine().then((e) => (e[name] ? e[name](copy, ...more) : readWith(name, copy, ...more)));
 }
 
 const SELECTOR = "[data-x402-verdict]";

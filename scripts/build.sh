@@ -31,6 +31,7 @@ target/release/x402-verdict metrics page --snapshot demo/metrics/snapshot.json -
 
 # target, out_dir, profile, features, embed_features, embed_name,
 # challenge_features, challenge_name, agent_features, agent_out_dir, agent_name,
+# extension_features, extension_out_dir, extension_name,
 # wasm_opt_passes, size_rustflags, size_cargo_args, fallback_warning,
 # js_rustflags, js_wasm_opt_passes, js_test_features, js_test_out_dir: from wasm-pack.toml.
 config=$(node scripts/build-config.mjs)
@@ -110,6 +111,16 @@ node scripts/minify.mjs "$agent_js_dir" --to-js --stem "$agent_name"
 # The unions of the core's spellings that both packages' types import.
 cargo run -q -p x402-verdict-core --example typescript-unions > "$agent_dir/verdict-types.d.ts"
 node scripts/package-agent.mjs "$agent_dir" "$agent_out_dir" "$agent_name" "$agent_js_dir"
+
+# The buyer's browser extension: its engine's wasm and glue, the core's
+# words beside them, then its JavaScript, each browser's folder and zip
+# (scripts/package-extension.mjs).
+extension_dir=target/extension-build/pkg
+wasm_pack "$extension_dir" "" "$extension_name" --no-default-features --features "$extension_features"
+wasm-opt "${wasm_opt_passes[@]}" "$extension_dir/${extension_name}_bg.wasm" -o "$extension_dir/${extension_name}_bg.wasm"
+cargo run -q -p x402-verdict-core --example extension-words > "$extension_dir/extension-words.js"
+cargo run -q -p x402-verdict-core --example browser-words > "$extension_dir/words.js"
+node scripts/package-extension.mjs "$extension_dir" "$extension_out_dir" "$extension_name"
 
 # The core's words for the package's JavaScript (crates/core/src/browser.rs).
 cargo run -q -p x402-verdict-core --example browser-words > "$out_dir/words.js"

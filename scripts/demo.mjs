@@ -4,7 +4,7 @@
 //
 //   node scripts/demo.mjs [--port 8402]     start it and print the URL
 //   import { startDemo } from "./demo.mjs"   the same, from a test
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, execFile, execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -116,17 +116,68 @@ function sign(verdict) {
 /** How many resources the demo facilitator's discovery listing holds. */
 export const LISTED = 1000;
 
+/** The address the demo shop's `GET /forecast` asks payment for now: another than its listing says. */
+export const SWITCHED_PAY_TO = "0x7777777777777777777777777777777777777777";
+
+/**
+ * The routes the demo shop adds to those of tests/support/x402-servers.mjs:
+ * `GET /forecast`, whose 402 asks SWITCHED_PAY_TO where the listing names
+ * the attested EVM address (a bait-and-switch).
+ */
+export const SHOP_ROUTES = {
+  "GET /forecast": {
+    accepts: { scheme: "exact", price: "$0.01", network: "eip155:84532", payTo: SWITCHED_PAY_TO },
+    description: "Tomorrow's forecast",
+  },
+};
+
+/** The USDC of Base Sepolia and Solana devnet, as `@x402/express` asks them. */
+const TESTNET_USDC = { evm: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", svm: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" };
+
+/**
+ * The listing's items for the demo shop at `shop` (its first items when a
+ * shop runs), as a facilitator indexed them, and what `scan --live` finds
+ * of each now: `GET /weather` asks its two listed options (live); `GET
+ * /forecast` is listed with the attested EVM address and asks another
+ * (changed); `GET /retired` answers 404 (not-402); and a resource on a
+ * port nobody listens on (unreachable).
+ */
+export function shopItems(shop) {
+  const option = (network, payTo, asset) => ({ scheme: "exact", network, amount: "10000", asset, payTo, maxTimeoutSeconds: 300, extra: {} });
+  const [evm, svm] = shopEndpoints(shop);
+  const item = (resource, accepts, live, i) => ({
+    resource, type: "http", x402Version: 2, accepts, lastUpdated: hours(-1), description: `Demo shop resource ${i + 1}`,
+    serviceName: "Demo shop", live,
+  });
+  const evmOption = option(evm.chain, evm.payTo, TESTNET_USDC.evm);
+  return [
+    [`${shop}/weather`, [evmOption, option(svm.chain, svm.payTo, TESTNET_USDC.svm)], "live"],
+    [`${shop}/forecast`, [evmOption], "changed"],
+    [`${shop}/retired`, [evmOption], "not-402"],
+    [`${UNREACHABLE}/gone`, [evmOption], "unreachable"],
+  ].map(([resource, accepts, live], i) => item(resource, accepts, live, i));
+}
+
+/** The demo registry's attestations of the shop at `shop`: `/weather`'s EVM address (its Solana one revoked), and `/forecast`'s listed address. */
+export function shopAttestations(shop) {
+  const [evm, svm] = shopEndpoints(shop);
+  return [[evm], [svm, { status: "revoked", revokedHoursAgo: 24 }], [{ ...evm, resourceUrl: `${shop}/forecast` }]];
+}
+
 /**
  * The demo facilitator's discovery listing (`serve --demo-discovery`): LISTED
  * items of the bazaar extension's shape, each one resource with one accepted
  * option. Nine in ten are the demo endpoints in turn (every state appears, and
  * many items share an endpoint); every tenth is an endpoint of its own that
  * nobody attested. A v2 `network` is a CAIP-2 id: `base` is listed as
- * `eip155:8453`, which names the same chain.
+ * `eip155:8453`, which names the same chain. With a demo shop at `shop`,
+ * its items (shopItems) come first, in place of as many others.
  */
-export function discoveryItems() {
+export function discoveryItems(shop) {
   const named = Object.values(ENDPOINTS);
-  return Array.from({ length: LISTED }, (_, i) => {
+  const first = shop ? shopItems(shop).map(({ live, ...item }) => item) : [];
+  return first.concat(Array.from({ length: LISTED - first.length }, (_, j) => {
+    const i = j + first.length;
     const own = i % 10 === 9;
     const e = own
       ? { chain: "base", payTo: `0x${(0xa000 + i).toString(16).padStart(40, "0")}`, resourceUrl: `https://api.example.com/listed/${i}` }
@@ -138,11 +189,15 @@ export function discoveryItems() {
       accepts: [{ scheme: "exact", network, asset, amount: String(1000 + i), payTo: e.payTo, maxTimeoutSeconds: 60, extra: {} }],
       lastUpdated: hours(-(i % 48)), description: `Demo resource ${i + 1}`, serviceName: own ? `Unattested ${i + 1}` : "Demo operator",
     };
-  });
+  }));
 }
 
-/** Writes the demo registry (times relative to now, with `more` attestations) and www/demo.json. */
-export function writeDemo(more = []) {
+/**
+ * Writes the demo registry (times relative to now, with `more` attestations),
+ * www/demo.json, the listing (with the shop at `shop` first) and an empty
+ * live snapshot, www/live.jsonl (writeLiveSnapshot fills it).
+ */
+export function writeDemo(more = [], shop = undefined) {
   const e = ENDPOINTS;
   const positive = (endpoint, verifiedHoursAgo) => ({
     v: 1, ...identity(endpoint), outcome: "human_backed", assuranceLevel: "G", verifiedAt: hours(-verifiedHoursAgo), recheckEveryHours: 24,
@@ -167,20 +222,45 @@ export function writeDemo(more = []) {
   const paidPath = join(WORK, "paid.json");
   writeFileSync(paidPath, JSON.stringify(PAID_CHALLENGE, null, 2));
   const discoveryPath = join(WORK, "discovery.json");
-  writeFileSync(discoveryPath, JSON.stringify(discoveryItems()));
+  writeFileSync(discoveryPath, JSON.stringify(discoveryItems(shop)));
+  writeFileSync(LIVE_SNAPSHOT, "");
   const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
   writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS, catalogue: catalogue() }, null, 2));
   return { registryPath, paidPath, discoveryPath, publicKey };
 }
 
+/** The live snapshot the explorer page reads beside the listing. */
+export const LIVE_SNAPSHOT = join(ROOT, "www/live.jsonl");
+
+/**
+ * Writes the live snapshot of the demo shop's items (the listing's first,
+ * see shopItems) to www/live.jsonl: what `x402-verdict scan --live --json`
+ * prints for them, each resource's 402 read now and its live options looked
+ * up at the demo service. It exits 3, as a resource changed.
+ */
+export async function writeLiveSnapshot(demo) {
+  const args = ["scan", demo.url, "--live", "--json", "--max-items", String(shopItems("").length),
+    "--base-url", demo.url, "--public-key", demo.publicKey];
+  // Not execFileSync: the shop may answer from this very process.
+  const [code, stdout, stderr] = await new Promise((done) => {
+    execFile(BIN, args, (error, out, err) => done([error ? error.code : 0, out, err]));
+  });
+  if (code !== 0 && code !== 3) throw new Error(`x402-verdict scan --live exited with ${code}: ${stderr}`);
+  writeFileSync(LIVE_SNAPSHOT, stdout);
+  return stdout;
+}
+
 /**
  * Starts the reference service with the demo registry (and `attestations`,
  * [endpoint, options] pairs), the demo operator file (published metrics) and
- * www/ (or the folder `www` names); resolves to { url, publicKey, stop }.
- * Verdict counts are kept in .work/demo/data.
+ * www/ (or the folder `www` names); with `shop` (a demo shop's URL), the
+ * listing and the registry hold its items (shopItems, shopAttestations).
+ * Resolves to { url, publicKey, stop }. Verdict counts are kept in
+ * .work/demo/data.
  */
-export async function startDemo({ port = 0, www = true, attestations = [] } = {}) {
-  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo(attestations);
+export async function startDemo({ port = 0, www = true, attestations = [], shop } = {}) {
+  const more = shop ? [...attestations, ...shopAttestations(shop)] : attestations;
+  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo(more, shop);
   const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath,
     "--demo-discovery", discoveryPath,
     "--operator", OPERATOR, "--data", join(WORK, "data")];
@@ -213,7 +293,7 @@ async function startShop(port, demo) {
   const { PACKAGE, AGENT_PACKAGE } = await import("../tests/support/package.mjs");
   const { badgeHtml, headHtml, verdictExtension, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
   const paywall = verdictPaywall({ baseUrl: demo.url, publicKey: demo.publicKey, badgeScriptUrl: "/pkg/embed.js" });
-  const [endpoint] = shopEndpoints(port);
+  const [endpoint] = shopEndpoints(`http://127.0.0.1:${port}`);
   const sellerPage = async (req, res) => {
     const verdict = await paywall.cache.fetch(endpoint);
     const badge = badgeHtml({ baseUrl: demo.url, publicKey: demo.publicKey, ...endpoint, verdict });
@@ -223,15 +303,15 @@ async function startShop(port, demo) {
   // Every 402 staples the verdicts the paywall's cache keeps, and the
   // paywall's badges take them from there.
   const extension = verdictExtension(paywall.cache);
-  const shop = await startX402Servers({ port, paywall, extension, pages: { "/": sellerPage }, folders: { "/pkg": PACKAGE } });
+  const shop = await startX402Servers({ port, paywall, extension, routes: SHOP_ROUTES, pages: { "/": sellerPage }, folders: { "/pkg": PACKAGE } });
   // Warm from the start: the first 402 staples its verdicts too.
-  for (const e of shopEndpoints(port)) paywall.cache.fetch(e);
+  for (const e of shopEndpoints(`http://127.0.0.1:${port}`)) paywall.cache.fetch(e);
   return { url: shop.url, stop: () => { paywall.cache.clear(); return shop.stop(); } };
 }
 
-/** The endpoints of the demo shop's `GET /weather` on `port`: the attested EVM address, the revoked Solana one. */
-function shopEndpoints(port) {
-  const resourceUrl = `http://127.0.0.1:${port}/weather`;
+/** The endpoints of `GET /weather` of the demo shop at `shop`: the attested EVM address, the revoked Solana one. */
+function shopEndpoints(shop) {
+  const resourceUrl = `${shop}/weather`;
   return [
     { chain: "eip155:84532", payTo: ENDPOINTS.verified.payTo, resourceUrl },
     { chain: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", payTo: ENDPOINTS.verifiedSolana.payTo, resourceUrl },
@@ -243,9 +323,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = i > 0 ? Number(process.argv[i + 1]) : 8402;
   // The shop two ports up (the MCP server's default is one up).
   const shopPort = port + 2;
-  const [evm, svm] = shopEndpoints(shopPort);
-  const demo = await startDemo({ port, attestations: [[evm], [svm, { status: "revoked", revokedHoursAgo: 24 }]] });
+  const demo = await startDemo({ port, shop: `http://127.0.0.1:${shopPort}` });
   const shop = await startShop(shopPort, demo);
+  // What the shop's listed resources ask now, for the explorer page.
+  await writeLiveSnapshot(demo);
   console.log(`\nx402 verdict demo: ${demo.url}/\n`);
   for (const page of ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
   console.log(`\nthe demo shop (@x402/express, a fake facilitator): ${shop.url}/ (a seller's page, its verdict inlined), ${shop.url}/weather (its 402 stapling its verdicts; the paywall, a badge per option from the staple)`);

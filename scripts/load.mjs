@@ -8,7 +8,7 @@
 //   node scripts/load.mjs [--seconds 10] [--connections 256] [--sizes 3,1000,128000] [--count]
 //                         [--match exact|path|prefix] [--baseline OTHER_BINARY]
 //                         [--clients 200] [--calls 20] [--delay-ms 300]
-//                         [--scan-items 10000] [--scan-concurrency 64] [--scan-delay-ms 100]
+//                         [--scan-items 10000] [--scan-concurrency 64] [--scan-delay-ms 100] [--scan-origins 500]
 //
 // --count runs the service with a --data folder, so that every verdict answer
 // is also counted (the published metrics): compare with a run without it.
@@ -29,6 +29,11 @@
 // all listed in the service's registry, at --scan-concurrency (64): against
 // the service on loopback, then through the proxy --scan-delay-ms (100) away.
 // For each: lookups/s, the wall time, and scan's peak resident memory.
+// Then `scan --live` of --scan-items resources on --scan-origins (500)
+// loopback sellers, each answering 402 with the challenge the listing names
+// (so each resource's 402 is read and its option looked up at the service
+// on loopback): with the sellers on loopback, then --scan-delay-ms away.
+// For each: resources/s, the wall time, and scan's peak resident memory.
 //
 // wrk (Debian's package) is installed by scripts/setup.sh; the service is
 // the release build, and the load generator runs on the same machine.
@@ -60,6 +65,7 @@ const delayMs = Number(option("delay-ms", "300"));
 const scanItems = Number(option("scan-items", "10000"));
 const scanConcurrency = Number(option("scan-concurrency", "64"));
 const scanDelayMs = Number(option("scan-delay-ms", "100"));
+const scanOrigins = Number(option("scan-origins", "500"));
 const ASKED = { exact: "", path: "?city=Paris&units=metric", prefix: "/items/7" }[match];
 if (ASKED === undefined) throw new Error(`--match ${match}: expected exact, path or prefix`);
 
@@ -327,9 +333,55 @@ async function scanListing() {
     failed ||= r.code !== 0 || r.lines !== scanItems;
     console.log(`${name.padEnd(24)}${r.rate.toFixed(0).padStart(11)}${`${r.seconds.toFixed(1)} s`.padStart(10)}${String(r.lines).padStart(11)}   ${mib(r.peak)}`);
   }
+  listing.server.close();
+  failed = (await scanLive(service.url, publicKey)) || failed;
   service.child.kill("SIGINT");
   await new Promise((done) => service.child.once("exit", done));
   proxy.server.close();
+  return failed;
+}
+
+/**
+ * `scan --live` of a listing of `scanItems` resources on `scanOrigins`
+ * loopback origins (sellers answering 402 with an x402 v2 challenge that
+ * matches the listing), at --scan-concurrency, each resource's option
+ * looked up at the service on loopback: with the sellers on loopback, then
+ * each answering `scanDelayMs` later.
+ */
+async function scanLive(serviceUrl, publicKey) {
+  let delay = 0;
+  const option = (payTo) => ({ scheme: "exact", network: "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", amount: "1000", payTo, maxTimeoutSeconds: 60, extra: {} });
+  const answer = (req, res) => {
+    const url = `http://${req.headers.host}${req.url}`;
+    const i = Number(req.url.slice(1));
+    const challenge = { x402Version: 2, error: "PAYMENT-SIGNATURE header is required", resource: { url }, accepts: [option(payTo(i + 1))] };
+    setTimeout(() => {
+      res.writeHead(402, { "payment-required": Buffer.from(JSON.stringify(challenge)).toString("base64"), "content-type": "application/json" });
+      res.end("{}");
+    }, delay);
+  };
+  const origins = [];
+  for (let o = 0; o < scanOrigins; o++) {
+    const server = http.createServer(answer);
+    await new Promise((done) => server.listen(0, "127.0.0.1", done));
+    origins.push(server);
+  }
+  const items = Array.from({ length: scanItems }, (_, i) => ({
+    resource: `http://127.0.0.1:${origins[i % scanOrigins].address().port}/${i}`, type: "http", x402Version: 2,
+    lastUpdated: iso(-1), accepts: [option(payTo(i + 1))],
+  }));
+  const listing = await facilitator(items);
+  console.log(`\nscan --live of ${scanItems} resources on ${scanOrigins} origins, --concurrency ${scanConcurrency}, --per-origin 2, the service on loopback; load average ${load()}`);
+  console.log(`${"sellers".padEnd(24)}${"resources/s".padStart(13)}${"time".padStart(10)}${"rows".padStart(9)}   peak memory`);
+  let failed = false;
+  for (const [name, ms] of [["on loopback", 0], [`${scanDelayMs} ms away`, scanDelayMs]]) {
+    delay = ms;
+    const r = await timedScan([listing.url, "--live", "--base-url", serviceUrl, "--public-key", publicKey, "--concurrency", String(scanConcurrency),
+      "--page-size", "1000", "--max-items", String(scanItems), "--timeout-ms", "10000"]);
+    failed ||= r.code !== 0 || r.lines !== scanItems;
+    console.log(`${name.padEnd(24)}${r.rate.toFixed(0).padStart(13)}${`${r.seconds.toFixed(1)} s`.padStart(10)}${String(r.lines).padStart(9)}   ${mib(r.peak)}`);
+  }
+  for (const server of origins) server.close();
   listing.server.close();
   return failed;
 }

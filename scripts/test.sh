@@ -2,7 +2,8 @@
 # npm test: every test. Native (cargo test), browser (wasm-bindgen-test in
 # headless Chromium and Firefox), end to end (www/ and pages of every shape in
 # Chromium, Firefox and WebKit: tests/support/browser.mjs), MCP (the official
-# TypeScript SDK driving our server). Sets itself up first.
+# TypeScript SDK driving our server), the browser extension (Chromium,
+# Firefox). Sets itself up first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -19,16 +20,32 @@ node scripts/check-self-contained.mjs
 
 step "format and lints"
 cargo fmt --all -- --check
-# The tests' build of the command pins its clock (`serve --now`, feature
-# pinned-clock); a release has no such option, linted as it ships too.
-cargo clippy --workspace --all-targets --features x402-verdict/pinned-clock --quiet -- -D warnings
+# The tests' build of the command pins its clock (`serve --now`: its
+# dev-dependency turns on the feature pinned-clock); a release has no such
+# option, linted as it ships too, and so is the command without its servers
+# (docs/building.md, "The command's features").
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy -p x402-verdict --quiet -- -D warnings
+cargo clippy -p x402-verdict --no-default-features --quiet -- -D warnings
+cargo clippy -p x402-verdict --no-default-features --features mcp --quiet -- -D warnings
+# lookup, check and scan alone build none of the server stack.
+server_stack="$(cargo tree -p x402-verdict --no-default-features -e normal --prefix none \
+  | grep -E '^(rusqlite|axum|rmcp|x402-verdict-service|x402-verdict-http) ' || true)"
+if [ -n "$server_stack" ]; then
+  printf 'x402-verdict --no-default-features builds the server stack:\n%s\n' "$server_stack" >&2
+  exit 1
+fi
 cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 # The x402-verdict package's wasm (its own feature, outside the defaults).
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
+# The browser extension's engine (its own feature, outside the defaults).
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features extension --quiet -- -D warnings
 
 step "native tests (cargo test)"
-cargo test --workspace --features x402-verdict/pinned-clock --quiet
+cargo test --workspace --quiet
+
+step "packaging (every crate for crates.io packs and builds from its own tarball)"
+bash scripts/package-crates.sh
 
 step "differential fuzz of the strict parser and RFC 8785 writer (short run; npm run fuzz for a long one)"
 cargo run --quiet -p x402-verdict-core --example fuzz -- --seconds 3
@@ -53,8 +70,8 @@ GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, the package's scheduling, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
-node --test --test-concurrency=1 tests/build/ tests/package/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/
+step "build configuration, the package's scheduling, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability, agent-package and browser-extension tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/package/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/ tests/extension/
 
 step "Python package (the wheel in a fresh virtual environment with the official x402 2.25; pytest tests/python/)"
 bash scripts/test-python.sh

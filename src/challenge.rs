@@ -6,6 +6,7 @@
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
 use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
+use x402_verdict_core::live::LiveEndpoints;
 use x402_verdict_core::Challenge;
 
 use crate::json_value::to_value;
@@ -38,11 +39,19 @@ export interface PaymentEndpoints {
   reason?: string;
 }
 
-/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. */
+/** What a live snapshot (`x402-verdict scan --live --json`'s output) says of an endpoint: its row's kind and its line. */
+export interface LiveNote {
+  live: "live" | "changed" | "not-402" | "unreachable";
+  /** The row in one line: `live`, `changed: another payTo (listed 0x…, now 0x…)`, `not-402: answered HTTP 404`. */
+  note: string;
+}
+
+/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. With a live snapshot, each endpoint's row of it (`live`, where the snapshot has one), each item's options that its resource asks now and the listing does not name (`added`), and why a line of the snapshot was not read (`liveReason`). */
 export interface DiscoveryEndpoints {
-  items: PaymentEndpoints[];
+  items: (PaymentEndpoints & { endpoints: (PaymentEndpoint & { live?: LiveNote })[]; added?: (PaymentEndpoint & { live: LiveNote })[] })[];
   pagination?: { limit: number; offset: number; total: number };
   reason?: string;
+  liveReason?: string;
 }
 "#;
 
@@ -64,16 +73,23 @@ pub fn endpoints_from_payment_required(
 /// Reads a facilitator's discovery listing page (`GET
 /// /discovery/resources`: an object with `items`, or its JSON text) or one
 /// of its items. Returns each item's endpoints, or none and the reason it
-/// cannot be read, and the page's pagination. Never throws.
+/// cannot be read, and the page's pagination; with `live`, the text of a
+/// live snapshot (`x402-verdict scan --live --json`), each endpoint's row
+/// of it. Never throws.
 #[wasm_bindgen(js_name = endpointsFromDiscovery, unchecked_return_type = "DiscoveryEndpoints")]
 pub fn endpoints_from_discovery(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] live: JsValue,
 ) -> JsValue {
-    let read = match input.as_string() {
-        Some(text) => DiscoveryEndpoints::from(Page::from_json(text.as_bytes())),
-        None => DiscoveryEndpoints::from_value(to_value(&input, 0)),
+    let page = match input.as_string() {
+        Some(text) => Page::from_json(text.as_bytes()),
+        None => Page::read_value(to_value(&input, 0)),
     };
-    to_js(&read, "items")
+    // Anything but text is no snapshot.
+    match live.as_string() {
+        Some(snapshot) => to_js(&LiveEndpoints::read(page, &snapshot), "items"),
+        None => to_js(&DiscoveryEndpoints::from(page), "items"),
+    }
 }
 
 /// `value` as a plain JS object, through serde; should it not write, no

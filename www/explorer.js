@@ -2,18 +2,26 @@ import { renderBadge, lookupVerdict, endpointsFromDiscovery } from "./pkg/index.
 import { demo, el, ready } from "./demo.js";
 
 const PAGE = 100;
-const [config] = await Promise.all([demo(), ready]);
+const [config, live] = await Promise.all([demo(), fetch("live.jsonl").then((r) => (r.ok ? r.text() : undefined)), ready]);
 const rows = document.getElementById("rows");
 const shown = document.getElementById("shown");
 const listed = [];
 
-/** One row per accepted option of an item; its badge loads when it comes into view. */
+/**
+ * One row per accepted option of an item (and per option its resource asks
+ * now that the listing does not name); its badge loads when it comes into
+ * view, and beside it, what the live snapshot says of it (its row's note).
+ */
 function addRow(endpoint, serviceName) {
+  const now = endpoint.live;
   const row = el("tr");
   row.append(el("td", String(listed.length + 1)), el("td", endpoint.resourceUrl, "mono"), el("td", serviceName ?? ""),
     el("td", endpoint.chain, "mono"), el("td", endpoint.payTo, "mono"));
   const cell = el("td");
-  row.append(cell);
+  const note = el("td", now?.note ?? "", "note");
+  note.title = note.textContent;
+  row.append(cell, note);
+  if (now) row.dataset.live = now.live;
   rows.append(row);
   const options = { chain: endpoint.chain, payTo: endpoint.payTo, resourceUrl: endpoint.resourceUrl, baseUrl: location.origin, publicKey: config.publicKey };
   renderBadge(cell, { ...options, loading: "lazy" }).then((state) => (row.dataset.state = state));
@@ -24,14 +32,16 @@ function addRow(endpoint, serviceName) {
 for (let offset = 0; ; ) {
   const answer = await fetch(`/discovery/resources?limit=${PAGE}&offset=${offset}`);
   const page = await answer.json();
-  const { items, pagination, reason } = await endpointsFromDiscovery(page);
+  const { items, pagination, reason, liveReason } = await endpointsFromDiscovery(page, { live });
   if (reason) {
     console.warn(`the listing at offset ${offset}: ${reason}`);
     break;
   }
+  if (liveReason && offset === 0) console.warn(liveReason);
   for (const [i, item] of items.entries()) {
     if (item.reason) console.warn(`the listing's item ${offset + i}: ${item.reason}`);
     for (const endpoint of item.endpoints) addRow(endpoint, page.items[i].serviceName);
+    for (const added of item.added ?? []) addRow(added, page.items[i].serviceName);
   }
   offset += items.length;
   if (items.length === 0 || offset >= (pagination?.total ?? 0)) break;

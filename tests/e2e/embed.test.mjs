@@ -81,6 +81,8 @@ const states = (badges) => badges.map((b) => b.state);
 /** The badge's wasm: the script tag's (renderBadge alone), and the module entry's. */
 const EMBED_WASM = "/pkg/x402_verdict_embed_bg.wasm";
 const MODULE_WASM = "/pkg/x402_verdict_badge_bg.wasm";
+/** The address a live snapshot says a listed resource asks now, instead of its listed one. */
+const OTHER_PAY_TO = "0x7777777777777777777777777777777777777777";
 
 /** Runs `run` while the badge's wasm, either, arrives 1.5 s late; resolves to what it gives. */
 async function withWasmLate(run) {
@@ -547,30 +549,46 @@ describe("the JS API never throws and never hangs", () => {
   }
 
   /**
+   * A live snapshot (scan --live --json's rows) for discoveryPage(): its first item's resource
+   * asks another payTo now (the line's own note says otherwise: the core writes the note anew);
+   * then a line that is no row.
+   */
+  function liveSnapshot() {
+    const [{ resource, accepts: [listed] }] = discoveryPage().items;
+    const option = { chain: listed.network, payTo: listed.payTo, resourceUrl: resource, scheme: listed.scheme, asset: listed.asset, amount: listed.amount };
+    const row = { resource, live: "changed", ...option, payTo: OTHER_PAY_TO, change: ["payTo"], listed: option, status: 402, note: "live", result: { state: "unknown" } };
+    return `${JSON.stringify(row)}\n{"resource": 5}\n`;
+  }
+
+  /**
    * Renders a badge, then reads one challenge twice through endpointsFromPaymentRequired, and a
    * discovery page (as an object and as text) and a page that is none through endpointsFromDiscovery;
    * what each step fetched of the package.
    */
   async function readChallengeTwice(tab) {
-    return runModule(tab, site, async ([options, header, listing]) => {
+    return runModule(tab, site, async ([options, header, listing, live]) => {
       const { renderBadge, endpointsFromPaymentRequired, endpointsFromDiscovery } = await import("/pkg/index.js");
       const files = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.startsWith("/pkg/x402_verdict_")).sort();
       const state = await renderBadge(document.body.appendChild(document.createElement("span")), options);
       const beforeReading = files();
       const [first, second] = [await endpointsFromPaymentRequired(header), await endpointsFromPaymentRequired({ x402Version: 2, accepts: [] })];
-      const discovery = [await endpointsFromDiscovery(listing), await endpointsFromDiscovery(JSON.stringify(listing)), await endpointsFromDiscovery([])];
+      const discovery = [await endpointsFromDiscovery(listing), await endpointsFromDiscovery(JSON.stringify(listing)), await endpointsFromDiscovery([]),
+        await endpointsFromDiscovery(listing, { live })];
       return { state, beforeReading, afterReading: files(), first, second, discovery };
-    }, [{ baseUrl: demo.url, ...ENDPOINTS.verified, publicKey: demo.publicKey }, paymentRequired(), discoveryPage()]);
+    }, [{ baseUrl: demo.url, ...ENDPOINTS.verified, publicKey: demo.publicKey }, paymentRequired(), discoveryPage(), liveSnapshot()]);
   }
 
-  /** What endpointsFromDiscovery gave for discoveryPage(), its text, and a value that is no page. */
-  function assertDiscovery([object, text, none]) {
+  /** What endpointsFromDiscovery gave for discoveryPage(), its text, a value that is no page, and the page with liveSnapshot(). */
+  function assertDiscovery([object, text, none, live]) {
     const { chain, payTo, resourceUrl } = ENDPOINTS.verified;
     assert.deepEqual(object, text, "the page and its JSON text read alike");
     assert.deepEqual(object.items.map((i) => i.endpoints.map((e) => [e.chain, e.payTo, e.resourceUrl])), [[[chain, payTo, resourceUrl]], []]);
-    assert.equal(object.items[1].reason, "items[1]: accepts is missing");
+    assert.equal(object.items[1].reason, `items[1] (${resourceUrl}): accepts is missing`);
     assert.deepEqual(object.pagination, { limit: 2, offset: 0, total: 2 });
     assert.deepEqual(none, { items: [], reason: "the listing page is not a JSON object" });
+    assert.deepEqual(live.items[0].endpoints[0].live, { live: "changed", note: `changed: another payTo (listed ${payTo}, now ${OTHER_PAY_TO})` });
+    assert.deepEqual(live.items[1].endpoints, []);
+    assert.equal(live.liveReason, "the live snapshot's line 2: resource is not a string");
   }
 
   test("endpointsFromPaymentRequired loads the challenge reader's wasm at its first call, once; a badge never does", async () => {

@@ -8,22 +8,27 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { startDemo, ENDPOINTS, LISTED, UNREACHABLE } from "../../scripts/demo.mjs";
+import { discoveryItems, startDemo, writeLiveSnapshot, shopItems, ENDPOINTS, LISTED, SHOP_ROUTES, SWITCHED_PAY_TO, UNREACHABLE } from "../../scripts/demo.mjs";
+import { EVM_PAY_TO, SOLANA_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 import { ENGINES, launch } from "../support/browser.mjs";
 import { tabToFirstBadge } from "../support/focus.mjs";
 import { fetchedCount, seen, slowMainThread, startOrigin } from "../support/origin.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
 const STRICT = /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/;
-let demo, site;
+let demo, site, shop;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  demo = await startDemo();
+  // The demo shop's routes (the official @x402/express), listed first, and
+  // what scan --live finds of them now: the explorer's snapshot.
+  shop = await startX402Servers({ routes: SHOP_ROUTES });
+  demo = await startDemo({ shop: shop.url });
+  await writeLiveSnapshot(demo);
   site = await startOrigin();
   site.upstream = demo.url;
 });
-after(() => Promise.all([site?.stop(), demo?.stop()]));
+after(() => Promise.all([site?.stop(), demo?.stop(), shop?.stop()]));
 
 const badgesSettled = () => document.querySelectorAll("x402-verdict-view[data-state='checking']").length === 0
   && document.querySelectorAll("x402-verdict-view").length > 0;
@@ -112,19 +117,44 @@ function badges(page, scope = "") {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     await page.goto(`${site.url}/explorer.html`);
     await page.waitForFunction(() => document.body.dataset.listed, null, { timeout: 30000 });
-    assert.equal(await page.evaluate(() => document.body.dataset.listed), String(LISTED));
+    // One row per way to pay: the shop's /weather has two.
+    const ways = discoveryItems(shop.url).reduce((n, item) => n + item.accepts.length, 0);
+    assert.equal(ways, LISTED + 1);
+    assert.equal(await page.evaluate(() => document.body.dataset.listed), String(ways));
     // The rows in view settle; what each shows is its endpoint's state.
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll("tbody tr")].filter((r) => r.getBoundingClientRect().top < innerHeight);
       return rows.length > 0 && rows.every((r) => r.querySelector("x402-verdict-view")?.dataset.state && r.querySelector("x402-verdict-view").dataset.state !== "checking");
     }, null, { timeout: 20000 });
-    const expected = (payTo, resourceUrl) =>
-      Object.values(ENDPOINTS).find((e) => e.payTo === payTo && e.resourceUrl === resourceUrl)?.state ?? "unknown";
+    // The shop's attested routes (scripts/demo.mjs, shopAttestations), and the demo endpoints.
+    const attested = {
+      [`${EVM_PAY_TO} ${shop.url}/weather`]: "human-backed",
+      [`${SOLANA_PAY_TO} ${shop.url}/weather`]: "revoked",
+      [`${EVM_PAY_TO} ${shop.url}/forecast`]: "human-backed",
+    };
+    const expected = (payTo, resourceUrl) => attested[`${payTo} ${resourceUrl}`]
+      ?? Object.values(ENDPOINTS).find((e) => e.payTo === payTo && e.resourceUrl === resourceUrl)?.state ?? "unknown";
     const shown = () => page.$$eval("tbody tr", (rows) => rows.filter((r) => !r.hidden && r.getBoundingClientRect().top < innerHeight)
       .map((r) => ({ resourceUrl: r.children[1].textContent, payTo: r.children[4].textContent, state: r.querySelector("x402-verdict-view").dataset.state })));
     const first = await shown();
     assert.ok(first.length >= 10, `${first.length} rows in view`);
     for (const row of first) assert.equal(row.state, expected(row.payTo, row.resourceUrl), JSON.stringify(row));
+    // Beside each shop row's badge, what its resource asks now (the snapshot
+    // scan --live wrote): the bait-and-switch reads changed beside a verified badge.
+    const now = await page.$$eval("tbody tr", (rows) => rows.slice(0, 5).map((r) => ({
+      resourceUrl: r.children[1].textContent, kind: r.dataset.live, note: r.children[6].textContent,
+      state: r.querySelector("x402-verdict-view").dataset.state,
+    })));
+    const kinds = Object.fromEntries(shopItems(shop.url).map((item) => [item.resource, item.live]));
+    assert.deepEqual(now.map((r) => r.kind), now.map((r) => kinds[r.resourceUrl]), JSON.stringify(now));
+    const forecast = now.find((r) => r.resourceUrl === `${shop.url}/forecast`);
+    assert.deepEqual(forecast, {
+      resourceUrl: `${shop.url}/forecast`, kind: "changed", state: "human-backed",
+      note: `changed: another payTo (listed ${EVM_PAY_TO}, now ${SWITCHED_PAY_TO})`,
+    });
+    assert.deepEqual(now.filter((r) => r.kind === "live").map((r) => r.note), ["live", "live"]);
+    assert.equal(now.find((r) => r.kind === "not-402").note, "not-402: answered HTTP 404");
+    assert.match(now.find((r) => r.kind === "unreachable").note, /^unreachable: no answer: error sending request: /);
     const unique = new Set((await page.$$eval("tbody tr", (rows) => rows.map((r) => `${r.children[4].textContent} ${r.children[1].textContent}`)))).size;
     const asked = await verdictRequests(page, 0);
     assert.ok(asked < unique / 2, `${asked} verdicts asked for before scrolling, of ${unique} endpoints: badges out of view wait`);

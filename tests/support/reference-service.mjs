@@ -2,13 +2,15 @@
 // with a registry of attestations, signed with the demo key, on a loopback
 // port: what the interop and agent tests ask.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { BIN, demoKeys } from "../../scripts/demo.mjs";
 
 const WORK = new URL("../../.work/x402-servers/", import.meta.url).pathname;
 /** The demo key file the service signs with. */
 export const KEYS = demoKeys();
+/** Its current public key, which consumers trust. */
+export const PUBLIC_KEY = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
 
 /** The time `h` hours from now, to the second, as the registry writes it. */
 const hours = (h) => new Date(Math.floor(Date.now() / 1000) * 1000 + h * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");

@@ -6,13 +6,12 @@
 // dev-dependencies, which the integration tests use).
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
 
-// Named as a dependency only to turn on its `rand_core` feature (key
-// generation); the code reaches it through the core's re-export.
-use ed25519_dalek as _;
-
-mod consumer;
-mod jsonfile;
-mod service;
+mod check;
+mod live;
+mod lookup;
+#[cfg(feature = "mcp")]
+mod mcp;
+mod scan;
 mod shown;
 
 use std::process::ExitCode;
@@ -35,23 +34,28 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    #[cfg(feature = "service")]
     /// Run the reference verification service.
-    Serve(service::ServeArgs),
+    Serve(x402_verdict_service::ServeArgs),
+    #[cfg(feature = "mcp")]
     /// Serve the verifier as MCP tools over stdio, or Streamable HTTP with --listen (configured by VERIFICATION_* variables).
-    Mcp(consumer::mcp::McpArgs),
+    Mcp(mcp::McpArgs),
     /// Look one endpoint up and print the result.
-    Lookup(consumer::lookup::LookupArgs),
+    Lookup(lookup::LookupArgs),
     /// Read an endpoint's x402 payment challenge (without paying) and check every option it accepts.
-    Check(consumer::check::CheckArgs),
+    Check(check::CheckArgs),
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
-    Scan(consumer::scan::ScanArgs),
+    Scan(scan::ScanArgs),
+    #[cfg(feature = "service")]
     /// Write a new signing key file, or rotate one.
-    Keygen(service::keys::KeygenArgs),
+    Keygen(x402_verdict_service::keys::KeygenArgs),
+    #[cfg(feature = "service")]
     /// Sign a verdict offline (for publishing on a static host or CDN).
-    Sign(service::keys::SignArgs),
+    Sign(x402_verdict_service::keys::SignArgs),
+    #[cfg(feature = "service")]
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
-    Metrics(service::metrics::commands::MetricsCommand),
+    Metrics(x402_verdict_service::metrics::commands::MetricsCommand),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         .init();
     // The service uses every core; the other commands need one thread.
     let mut builder = match cli.command {
+        #[cfg(feature = "service")]
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
@@ -89,28 +94,37 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve(args) => refused(service::run(args).await),
-            Command::Mcp(args) => {
-                match consumer::mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                    Ok(config) => refused(consumer::mcp::run(config, args).await),
-                    Err(problem) => refused(Err(problem)),
-                }
-            }
-            Command::Lookup(args) => refused(consumer::lookup::lookup(args).await),
+            #[cfg(feature = "service")]
+            Command::Serve(args) => refused(x402_verdict_service::run(args).await),
+            #[cfg(feature = "mcp")]
+            Command::Mcp(args) => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
+                Ok(config) => refused(mcp::run(config, args).await),
+                Err(problem) => refused(Err(problem)),
+            },
+            Command::Lookup(args) => refused(lookup::lookup(args).await),
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
-            Command::Check(args) => consumer::check::check(args).await.map_err(|e| {
+            Command::Check(args) => check::check(args).await.map_err(|e| {
                 print_error(&e);
                 e.exit_code()
             }),
-            // `scan` tells a listing that could not be read (exit 1) from bad input (exit 2).
-            Command::Scan(args) => consumer::scan::scan(args).await.map_err(|e| {
+            // `scan` tells a listing that could not be read (exit 1) from bad
+            // input (exit 2), and with --live a resource that changed (exit 3).
+            Command::Scan(args) => scan::scan(args).await.map_err(|e| {
+                if let Some(also) = e.also() {
+                    print_error(also);
+                }
                 print_error(&e);
                 e.exit_code()
             }),
-            Command::Keygen(args) => refused(service::keys::keygen(args)),
-            Command::Sign(args) => refused(service::keys::sign(args)),
-            Command::Metrics(command) => refused(service::metrics::commands::run(command).await),
+            #[cfg(feature = "service")]
+            Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            #[cfg(feature = "service")]
+            Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
+            #[cfg(feature = "service")]
+            Command::Metrics(command) => {
+                refused(x402_verdict_service::metrics::commands::run(command).await)
+            }
         }
     });
     match result {

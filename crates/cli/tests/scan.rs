@@ -129,8 +129,20 @@ async fn facilitators(good: Vec<Value>) -> (String, Arc<Mutex<HashMap<String, us
             }),
         )
         .route("/500/discovery/resources", get(|| async { StatusCode::INTERNAL_SERVER_ERROR }))
+        .route(
+            "/challenge/discovery/resources",
+            get(|| async { axum::Json(challenge()) }),
+        )
         .with_state(good);
     (serve_app(app).await, asked)
+}
+
+/// A payment challenge (x402 v2): no listing, and no item.
+fn challenge() -> Value {
+    let mut accepts = numbered(1)["accepts"].clone();
+    accepts[0]["network"] = json!("eip155:8453");
+    json!({ "x402Version": 2, "error": "PAYMENT-SIGNATURE header is required",
+            "resource": { "url": format!("{R}item/1") }, "accepts": accepts })
 }
 
 async fn serve_app(app: Router) -> String {
@@ -339,8 +351,8 @@ async fn hostile_listings_stay_bounded_and_say_why_in_one_line() {
         err.lines().collect::<Vec<_>>(),
         [
             "x402-verdict: skipped: page at offset 0: items[1] is not an object",
-            "x402-verdict: skipped: page at offset 0: items[2]: x402Version is missing",
-            "x402-verdict: skipped: page at offset 0: items[3]: accepts[0].payTo contains a control character",
+            "x402-verdict: skipped: page at offset 0: items[2] (https://x.example/): x402Version is missing",
+            "x402-verdict: skipped: page at offset 0: items[3] (https://api.example.com/item/2): accepts[0].payTo contains a control character",
         ]
     );
     assert!(!err.contains('\u{1b}') && !out.contains('\u{1b}'));
@@ -358,6 +370,37 @@ async fn hostile_listings_stay_bounded_and_say_why_in_one_line() {
 }
 
 #[tokio::test]
+async fn a_payment_challenge_is_no_listing_live_or_saved() {
+    const NOT_A_LISTING: &str =
+        "a payment challenge (accepts without a resource string), not a discovery listing or item";
+    let (facilitator, _) = facilitators(Vec::new()).await;
+    // Answered by a facilitator: the listing could not be read, exit 1.
+    let (code, out, err) = scan(&[&format!("{facilitator}/challenge")]).await;
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (1, "", format!("x402-verdict: could not read the listing: {facilitator}/challenge/discovery/resources?limit=100&offset=0: {NOT_A_LISTING}\n").as_str())
+    );
+    // Saved (a 402 body, v2 or v1): bad input, exit 2, nothing looked up.
+    let dir = scratch("challenge");
+    let mut v1 = challenge();
+    v1["x402Version"] = json!(1);
+    v1.as_object_mut().unwrap().remove("resource");
+    for (name, saved) in [("v2.json", challenge()), ("v1.json", v1)] {
+        let path = dir.join(name);
+        std::fs::write(&path, saved.to_string()).unwrap();
+        let (code, out, err) = scan(&["--from-file", path.to_str().unwrap()]).await;
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (
+                2,
+                "",
+                format!("x402-verdict: {}: {NOT_A_LISTING}\n", path.display()).as_str()
+            )
+        );
+    }
+}
+
+#[tokio::test]
 async fn ctrl_c_stops_after_the_lines_already_printed() {
     // A service that answers the first two endpoints and never the third.
     let app = Router::new().route(
@@ -372,35 +415,21 @@ async fn ctrl_c_stops_after_the_lines_already_printed() {
     );
     let service = serve_app(app).await;
     let (facilitator, _) = facilitators((0..50).map(numbered).collect()).await;
-    let child = tokio::process::Command::new(BIN)
-        .args([
-            "scan",
-            &format!("{facilitator}/good"),
-            "--base-url",
-            &service,
-        ])
-        .args(["--timeout-ms", "60000", "--concurrency", "4"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let pid = child.id().unwrap().to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
-        .await
-        .expect("scan ends on Ctrl-C")
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let good = format!("{facilitator}/good");
+    let args = [
+        "scan",
+        &good,
+        "--base-url",
+        &service,
+        "--timeout-ms",
+        "60000",
+    ];
+    let (code, stdout, stderr) = interrupted(
+        &[&args[..], &["--concurrency", "4"]].concat(),
+        Duration::from_millis(1500),
+    )
+    .await;
+    assert_eq!(code, 130, "{stderr}");
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     assert_eq!(
         stderr,

@@ -91,7 +91,7 @@ impl Answer {
 }
 
 /// A request under way for one URL, which every lookup of it awaits.
-pub(crate) type Asking = Shared<BoxFuture<'static, Result<Answer, crate::Unfetched>>>;
+pub(crate) type Asking = Shared<BoxFuture<'static, Result<Answer, crate::FetchError>>>;
 
 /// Answers kept for reuse, by URL, and the requests under way.
 #[derive(Debug, Default)]

@@ -2,16 +2,25 @@
 //! (whole-exchange timeout, 64 KiB cap, no credentials, no redirect to
 //! another origin) and hands what it got to the core, which decides
 //! everything. The `x402-verdict` command and the Python package
-//! (`x402_verdict`) share it: one HTTP client, its rules written once.
+//! (`x402_verdict`) share it: one HTTP client, its rules written once; and
+//! the politeness of a command that asks many resources at once
+//! ([`polite`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod polite;
+
+mod kept;
+mod paying;
+mod stapling;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use futures_util::future::FutureExt;
 use reqwest::redirect::Policy;
+use x402_verdict_core::request::{check_timeout_ms, TimeoutError};
 use x402_verdict_core::staple::Source;
 use x402_verdict_core::{
     BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, Timestamp, TrustedKeys,
@@ -20,14 +29,33 @@ use x402_verdict_core::{
 
 use kept::{Answer, Kept};
 
-mod kept;
-mod paying;
-mod stapling;
-
 /// The HTTP client cannot start (its TLS back end, reached by `source()`).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start the HTTP client")]
 pub struct HttpClientError(#[source] reqwest::Error);
+
+/// A timeout (`--timeout-ms`, `VERIFICATION_TIMEOUT_MS`) that is not one.
+#[derive(Debug, thiserror::Error)]
+pub enum TimeoutArgError {
+    /// Not a whole number at all.
+    #[error("must be a whole number")]
+    NotANumber,
+    /// A whole number out of range.
+    #[error(transparent)]
+    OutOfRange(#[from] TimeoutError),
+}
+
+/// Parses a whole-exchange timeout in milliseconds (1 to 60000).
+///
+/// # Errors
+///
+/// Not a whole number, or out of range.
+pub fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
+    let ms = text
+        .parse::<u64>()
+        .map_err(|_| TimeoutArgError::NotANumber)?;
+    Ok(check_timeout_ms(ms)?)
+}
 
 /// An error and each of its causes, one after the other, as the command
 /// and the Python package show them: `registry.json: No such file or
@@ -48,12 +76,33 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// The HTTP client of every native consumer: no cookies or credentials,
-/// redirects followed within the first URL's origin only (at most 5).
+/// redirects followed within the first URL's origin only (at most 5), each
+/// request naming the tool and its version (`User-Agent:
+/// x402-verdict/0.1.0`).
 ///
 /// # Errors
 ///
 /// When the TLS back end cannot start.
 pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
+    client_builder().build().map_err(HttpClientError)
+}
+
+/// [`http_client`], keeping no connection once its answer is read: for
+/// reads of many origins (`scan --live`), so that the connections open
+/// stay within the reads in flight, however many origins are read.
+///
+/// # Errors
+///
+/// When the TLS back end cannot start.
+pub fn http_client_unpooled() -> Result<reqwest::Client, HttpClientError> {
+    client_builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(HttpClientError)
+}
+
+/// The settings of [`http_client`].
+fn client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .redirect(Policy::custom(|attempt| {
             let same_origin = attempt
@@ -68,8 +117,6 @@ pub fn http_client() -> Result<reqwest::Client, HttpClientError> {
             }
         }))
         .user_agent(concat!("x402-verdict/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(HttpClientError)
 }
 
 /// Whether an answer of `status` is a redirect that [`http_client`] follows
@@ -144,7 +191,7 @@ impl Verifier {
     /// this verifier keeps answers and one may be reused; else a request,
     /// shared by the lookups of `url` at once and kept as its
     /// `Cache-Control` allows.
-    async fn answer(&self, url: String) -> Result<Answer, Unfetched> {
+    async fn answer(&self, url: String) -> Result<Answer, FetchError> {
         let (client, timeout) = (self.client.clone(), self.timeout);
         let Some(kept) = &self.kept else {
             return fetch_kept(client, url, timeout, None).await;
@@ -191,7 +238,7 @@ impl Verifier {
     /// # Errors
     ///
     /// As [`fetch_capped`].
-    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), Unfetched> {
+    pub async fn get_json(&self, url: &str, cap: usize) -> Result<(u16, Vec<u8>), FetchError> {
         fetch_capped(&self.client, url, "application/json", cap).await
     }
 }
@@ -202,9 +249,9 @@ fn now() -> Timestamp {
 }
 
 /// `lookup`'s result for `answer`, now.
-fn judge(lookup: &Lookup, answer: &Result<Answer, Unfetched>) -> Evaluation {
+fn judge(lookup: &Lookup, answer: &Result<Answer, FetchError>) -> Evaluation {
     let response = match answer {
-        Err(unfetched) => unfetched.response(),
+        Err(failed) => failed.response(),
         Ok(answer) => answer.response(),
     };
     lookup.evaluate(response, now())
@@ -218,15 +265,15 @@ async fn fetch_kept(
     url: String,
     timeout: Duration,
     kept: Option<Arc<Kept>>,
-) -> Result<Answer, Unfetched> {
+) -> Result<Answer, FetchError> {
     let fetched = tokio::time::timeout(
         timeout,
         fetch(&client, &url, VERDICT_MEDIA_TYPE, MAX_BODY_BYTES),
     )
     .await
-    .map_err(|_| Unfetched::from(FetchFailure::Timeout))
+    .map_err(|_| FetchError::from(FetchFailure::Timeout))
     .and_then(|fetched| fetched);
-    let answered = fetched.map(|f| Answer::new(f.status, f.body, &f.cache_control));
+    let answered = fetched.map(|r| Answer::new(r.status, r.body, &r.cache_control));
     if let Some(kept) = kept {
         if let Ok((answer, reuse)) = &answered {
             if *reuse > 0 {
@@ -240,7 +287,7 @@ async fn fetch_kept(
 
 /// What a GET received: the status, the `Cache-Control` (empty when
 /// absent) and the body.
-struct Fetched {
+struct Received {
     status: u16,
     cache_control: String,
     body: Vec<u8>,
@@ -249,7 +296,7 @@ struct Fetched {
 /// Why a GET got no HTTP answer, and the HTTP client's own words about it:
 /// what the core's [`Response::Failed`] carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfetched {
+pub struct FetchError {
     /// Why, as the core reads it.
     pub failure: FetchFailure,
     /// The client's error and its causes ([`error_chain`]), without the
@@ -259,11 +306,11 @@ pub struct Unfetched {
     pub detail: Option<String>,
 }
 
-impl Unfetched {
+impl FetchError {
     /// The exchange failed (refused, reset, DNS, TLS, a body that broke
     /// off): `error`, in the client's words.
     fn network(error: reqwest::Error) -> Self {
-        Unfetched {
+        FetchError {
             failure: FetchFailure::Network,
             detail: Some(error_chain(&error.without_url())),
         }
@@ -275,10 +322,10 @@ impl Unfetched {
     }
 }
 
-impl From<FetchFailure> for Unfetched {
+impl From<FetchFailure> for FetchError {
     /// A failure the client has no words for.
     fn from(failure: FetchFailure) -> Self {
-        Unfetched {
+        FetchError {
             failure,
             detail: None,
         }
@@ -297,7 +344,7 @@ pub async fn fetch_capped(
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<(u16, Vec<u8>), Unfetched> {
+) -> Result<(u16, Vec<u8>), FetchError> {
     let fetched = fetch(client, url, accept, cap).await?;
     Ok((fetched.status, fetched.body))
 }
@@ -308,13 +355,13 @@ async fn fetch(
     url: &str,
     accept: &str,
     cap: usize,
-) -> Result<Fetched, Unfetched> {
+) -> Result<Received, FetchError> {
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, accept)
         .send()
         .await
-        .map_err(Unfetched::network)?;
+        .map_err(FetchError::network)?;
     let status = response.status();
     // A redirect the policy refused is handed back as it came; any other 3xx
     // (304, 300, or a redirect without a Location) is a status.
@@ -332,13 +379,13 @@ async fn fetch(
         .unwrap_or_default()
         .to_owned();
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(Unfetched::network)? {
+    while let Some(chunk) = response.chunk().await.map_err(FetchError::network)? {
         if body.len() + chunk.len() > cap {
             return Err(FetchFailure::TooLarge.into());
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(Fetched {
+    Ok(Received {
         status: status.as_u16(),
         cache_control,
         body,
@@ -426,12 +473,13 @@ mod tests {
 
         let e = ItemError {
             index: 3,
+            resource: Some("https://a.example/x".into()),
             rule: ItemRule::Challenge(ChallengeRule::NotJson(unended())),
         };
         wraps(&e);
         agree(
             &e,
-            "items[3]: not strict JSON: unexpected end of input at byte 1",
+            "items[3] (https://a.example/x): not strict JSON: unexpected end of input at byte 1",
         );
         let e = Page::from_json(br#"{"items": [5, {}]}"#).unwrap().items[1]
             .clone()

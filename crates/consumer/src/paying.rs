@@ -6,7 +6,7 @@ use futures_util::future::join;
 use x402_verdict_core::staple::Source;
 use x402_verdict_core::{Endpoint, Evaluation, TrustedKeys};
 
-use crate::{judge, now, Answer, Unfetched, Verifier};
+use crate::{judge, now, Answer, FetchError, Verifier};
 
 impl Verifier {
     /// [`Verifier::check_stapled`], except that when this verifier has no
@@ -45,9 +45,9 @@ impl Verifier {
 
 /// The keys an answer to the keys URL publishes (none when no answer came:
 /// signatures then read `unverifiable`).
-fn published(answer: &Result<Answer, Unfetched>) -> TrustedKeys {
+fn published(answer: &Result<Answer, FetchError>) -> TrustedKeys {
     match answer {
         Ok(answer) => answer.published_keys().clone(),
-        Err(unfetched) => TrustedKeys::published(unfetched.response()),
+        Err(failed) => TrustedKeys::published(failed.response()),
     }
 }

@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::net::TcpListener;
 
-use x402_verdict_consumer::{Unfetched, Verifier};
+use x402_verdict_consumer::{FetchError, Verifier};
 use x402_verdict_core::{BaseUrl, Endpoint, FetchFailure, Outcome, Reason, TrustedKeys};
 
 fn endpoint() -> Endpoint {
@@ -50,7 +50,7 @@ async fn a_refused_connection_is_named_in_the_detail() {
         .get_json(&format!("{base}/v0/metrics"), 1024)
         .await;
     assert!(
-        matches!(&got, Err(Unfetched { failure: FetchFailure::Network, detail: Some(d) }) if d.to_lowercase().contains("refused")),
+        matches!(&got, Err(FetchError { failure: FetchFailure::Network, detail: Some(d) }) if d.to_lowercase().contains("refused")),
         "{got:?}"
     );
 }

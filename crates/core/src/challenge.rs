@@ -621,7 +621,7 @@ fn read_option(
         None => (member("resource")?, "maxAmountRequired"),
     };
     let amount = member(amount_name)?;
-    if amount.len() > MAX_AMOUNT_DIGITS || !amount.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_amount(amount) {
         return Err((amount_name, ValueRule::NotDigits));
     }
     let endpoint = Endpoint::new(member("network")?, member("payTo")?, resource)
@@ -633,6 +633,11 @@ fn read_option(
         amount: amount.to_owned(),
         verdict: None,
     })
+}
+
+/// Whether `amount` is an amount: decimal digits, at most 78 of them (a uint256).
+pub(crate) fn is_amount(amount: &str) -> bool {
+    amount.len() <= MAX_AMOUNT_DIGITS && amount.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Member `name` of `object`: a string that could name part of an endpoint

@@ -20,7 +20,7 @@ use crate::challenge::{
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
 use crate::options::ReadError;
-use crate::writing::{error_from_words, line, uDisplay, Chain};
+use crate::writing::{error_from_words, line, shortened, uDisplay, Chain};
 
 /// The largest page read, in bytes of JSON.
 pub const MAX_PAGE_BYTES: usize = 4 << 20;
@@ -87,10 +87,13 @@ impl Page {
         }
         let Some(items) = value.get("items") else {
             if value.get("accepts").is_some() {
-                let item =
-                    DiscoveryItem::from_value(value).map_err(|e| ItemError { index: 0, ..e });
+                // An item names its resource by a string; a payment
+                // challenge has none (v1) or an object (v2).
+                if !matches!(value.get("resource"), Some(Value::String(_))) {
+                    return Err(PageError::Challenge);
+                }
                 return Ok(Page {
-                    items: vec![item],
+                    items: vec![DiscoveryItem::from_value(value)],
                     pagination: None,
                 });
             }
@@ -117,6 +120,23 @@ impl Page {
     }
 }
 
+impl Page {
+    /// A page handed over as a value (a browser's object, read by property
+    /// access): anything that is no object, or holds a value JSON cannot
+    /// hold, is no page.
+    ///
+    /// # Errors
+    ///
+    /// As [`Page::from_value`], and [`PageError::ValueNotJson`].
+    pub fn read_value(read: Result<Option<Value>, ReadError>) -> Result<Self, PageError> {
+        match read {
+            Ok(Some(value)) => Page::from_value(&value),
+            Ok(None) => Err(PageError::NotAnObject),
+            Err(problem) => Err(PageError::ValueNotJson(problem)),
+        }
+    }
+}
+
 impl Pagination {
     fn from_value(value: &Value) -> Result<Self, PageError> {
         let number = |name: &'static str| match value.get(name) {
@@ -139,19 +159,35 @@ impl DiscoveryItem {
     ///
     /// # Errors
     ///
-    /// The first member that is missing or wrong.
+    /// The first member that is missing or wrong, with the item's resource
+    /// when it could be read.
     pub fn from_value(value: &Value) -> Result<Self, ItemError> {
-        let refused = |rule| ItemError { index: 0, rule };
         if !matches!(value, Value::Object(_)) {
-            return Err(refused(ItemRule::NotAnObject));
+            return Err(ItemError {
+                index: 0,
+                resource: None,
+                rule: ItemRule::NotAnObject,
+            });
         }
+        let resource = text(value, "resource").map_err(|rule| ItemError {
+            index: 0,
+            resource: None,
+            rule: ItemRule::Challenge(ChallengeRule::Member {
+                member: Member::Top("resource"),
+                rule,
+            }),
+        })?;
+        let refused = |rule| ItemError {
+            index: 0,
+            resource: Some(shortened(resource, MAX_NAMED_RESOURCE_BYTES).into_owned()),
+            rule,
+        };
         let member = |name, rule| {
             refused(ItemRule::Challenge(ChallengeRule::Member {
                 member: Member::Top(name),
                 rule,
             }))
         };
-        let resource = text(value, "resource").map_err(|rule| member("resource", rule))?;
         let version = match value.get("x402Version") {
             Some(Value::Integer(1)) => 1,
             Some(Value::Integer(2)) => 2,
@@ -196,35 +232,17 @@ pub struct DiscoveryEndpoints {
     pub reason: Option<String>,
 }
 
-impl DiscoveryEndpoints {
-    /// The endpoints of a page handed over as a value (a browser's object,
-    /// read by property access); anything that is no object, or holds a
-    /// value JSON cannot hold, gives none, and says why.
-    pub fn from_value(read: Result<Option<Value>, ReadError>) -> Self {
-        match read {
-            Ok(Some(value)) => Self::from(Page::from_value(&value)),
-            Ok(None) => Self::from(Err(PageError::NotAnObject)),
-            Err(problem) => Self::none(crate::writing::text!(
-                "a value in the listing {}",
-                problem.as_str()
-            )),
-        }
-    }
-
-    fn none(reason: String) -> Self {
-        DiscoveryEndpoints {
-            items: Vec::new(),
-            pagination: None,
-            reason: Some(reason),
-        }
-    }
-}
-
 impl From<Result<Page, PageError>> for DiscoveryEndpoints {
     fn from(read: Result<Page, PageError>) -> Self {
         let page = match read {
             Ok(page) => page,
-            Err(e) => return Self::none(line(&e)),
+            Err(e) => {
+                return DiscoveryEndpoints {
+                    items: Vec::new(),
+                    pagination: None,
+                    reason: Some(line(&e)),
+                }
+            }
         };
         let items = page
             .items
@@ -265,13 +283,29 @@ pub enum PageError {
     TooManyItems(usize),
     /// `pagination`, or this member of it, is not a whole number ≥ 0.
     Pagination(&'static str),
+    /// A value in the page that JSON cannot hold (a browser's object).
+    ValueNotJson(ReadError),
+    /// An object with `accepts` but no `resource` string: a payment
+    /// challenge (x402 v1 names no resource at its top, v2 an object), not
+    /// a listing or one of its items.
+    Challenge,
 }
 
-/// Why one item of a page cannot be read: its index and the rule.
+/// The longest resource an [`ItemError`] names, in bytes: longer ones are
+/// [`shortened`] in the middle.
+pub const MAX_NAMED_RESOURCE_BYTES: usize = 80;
+
+/// Why one item of a page cannot be read: its index, its resource when it
+/// has one, and the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemError {
     /// Its index in `items`.
     pub index: usize,
+    /// Its `resource`, when that could be read (it follows the rule of
+    /// every endpoint value: no control or format character), shortened
+    /// to [`MAX_NAMED_RESOURCE_BYTES`], so that a reader of a long
+    /// listing finds the item.
+    pub resource: Option<String>,
     /// What is wrong with it.
     pub rule: ItemRule,
 }
@@ -307,6 +341,12 @@ impl uDisplay for PageError {
                     MAX_PAGE_ITEMS
                 )
             }
+            PageError::ValueNotJson(problem) => {
+                ufmt::uwrite!(f, "a value in the listing {}", problem.as_str())
+            }
+            PageError::Challenge => f.write_str(
+                "a payment challenge (accepts without a resource string), not a discovery listing or item",
+            ),
             PageError::Pagination("pagination") => f.write_str("pagination is not an object"),
             PageError::Pagination(name) => {
                 ufmt::uwrite!(
@@ -324,9 +364,13 @@ impl uDisplay for ItemError {
         &self,
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
+        ufmt::uwrite!(f, "items[{}]", self.index)?;
+        if let Some(resource) = &self.resource {
+            ufmt::uwrite!(f, " ({})", resource.as_str())?;
+        }
         match &self.rule {
-            ItemRule::NotAnObject => ufmt::uwrite!(f, "items[{}] is not an object", self.index),
-            ItemRule::Challenge(rule) => ufmt::uwrite!(f, "items[{}]: {}", self.index, rule),
+            ItemRule::NotAnObject => f.write_str(" is not an object"),
+            ItemRule::Challenge(rule) => ufmt::uwrite!(f, ": {}", rule),
         }
     }
 }

@@ -16,7 +16,8 @@
 //!   holds a character that is not shown as itself ([`hidden`]);
 //! - the x402 payment challenge an endpoint answers with, read from its
 //!   every form ([`challenge`]), and the endpoints of a facilitator's
-//!   discovery listing ([`discovery`]);
+//!   discovery listing ([`discovery`]), and how what a listed resource
+//!   asks now compares with its listing (`live`, feature `live`);
 //! - the evaluation to the structured result: state, outcome, freshness,
 //!   signature ([`evaluate`]), and the words shown for it ([`text`]);
 //! - how long a consumer may reuse an answer ([`cache`]), and when a verdict
@@ -25,6 +26,8 @@
 //!   carries them ([`staple`]);
 //! - whether code that pays may pay an endpoint, and why not ([`guard`]);
 //! - the words of a seller's own 402 page ([`seller`]);
+//! - what the buyer's browser extension shows for the payment a tab was
+//!   asked, and its words ([`extension`]);
 //! - the JSON Schema of the structured result ([`schema`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
@@ -52,11 +55,14 @@ pub mod challenge;
 pub mod discovery;
 pub mod endpoint;
 pub mod evaluate;
+pub mod extension;
 pub mod guard;
 pub mod hidden;
 pub mod inline;
 pub mod json;
 pub mod keys;
+#[cfg(feature = "live")]
+pub mod live;
 pub mod member;
 pub mod network;
 pub mod options;

@@ -180,6 +180,31 @@ macro_rules! words_from_str {
 }
 pub(crate) use words_from_str;
 
+/// `text` in at most `max` bytes (at least 8): as it is when it fits,
+/// else its start and its end around `…`, two thirds of the room for the
+/// start, cut at character boundaries. For a value named in a line whose
+/// reader needs to find it (a listing's resource), not to read it whole.
+pub fn shortened(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    const ELLIPSIS: &str = "…";
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let room = max.max(8) - ELLIPSIS.len();
+    let mut head = room * 2 / 3;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - (room - head);
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    let mut out = String::with_capacity(max);
+    out.push_str(&text[..head]);
+    out.push_str(ELLIPSIS);
+    out.push_str(&text[tail..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// Writes `n` in decimal, with leading zeros to `width` digits (`{:02}`),
 /// which ufmt leaves out.
 pub fn push_padded(out: &mut String, n: i64, width: usize) {
@@ -220,6 +245,20 @@ mod tests {
             rule: OptionRule::Missing,
         };
         assert_eq!((line(&e), e.source().is_none()), (words(&e), true));
+    }
+
+    #[test]
+    fn shortens_in_the_middle_at_character_boundaries() {
+        assert_eq!(shortened("https://a.example/b", 80), "https://a.example/b");
+        let long = format!("https://api.example.com/{}/end", "x".repeat(200));
+        let short = shortened(&long, 80);
+        assert!(short.len() <= 80, "{short}");
+        assert!(short.starts_with("https://api.example.com/xx") && short.ends_with("xx/end"));
+        assert!(short.contains('…'));
+        for max in 8..40 {
+            let cut = shortened("ééééééééééééééééééééééééééééééé", max);
+            assert!(cut.len() <= max, "{max}: {cut}");
+        }
     }
 
     #[test]

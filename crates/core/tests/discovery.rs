@@ -109,16 +109,16 @@ fn a_wrong_item_is_named_and_the_others_are_still_read() {
         read[1..],
         [
             "items[1] is not an object",
-            "items[2]: accepts is missing",
-            "items[3]: accepts is not a list",
-            "items[4]: accepts is empty: the challenge offers no way to pay",
-            "items[5]: accepts[0].payTo is not a string",
-            "items[6]: accepts[0].network is missing",
+            "items[2] (https://weather.example/forecast): accepts is missing",
+            "items[3] (https://weather.example/forecast): accepts is not a list",
+            "items[4] (https://weather.example/forecast): accepts is empty: the challenge offers no way to pay",
+            "items[5] (https://weather.example/forecast): accepts[0].payTo is not a string",
+            "items[6] (https://weather.example/forecast): accepts[0].network is missing",
             "items[7]: resource contains a control character",
-            "items[8]: x402Version is not 1 or 2",
-            "items[9]: accepts[0].amount is not a whole number in decimal digits",
-            "items[10]: accepts lists 33 options, more than 32",
-            "items[11]: accepts[0].network is longer than 512 bytes",
+            "items[8] (https://weather.example/forecast): x402Version is not 1 or 2",
+            "items[9] (https://weather.example/forecast): accepts[0].amount is not a whole number in decimal digits",
+            "items[10] (https://weather.example/forecast): accepts lists 33 options, more than 32",
+            "items[11] (https://weather.example/forecast): accepts[0].network is longer than 512 bytes",
         ]
     );
     // The same endpoint under its other name matches (the chain's aliases).
@@ -130,8 +130,41 @@ fn a_wrong_item_is_named_and_the_others_are_still_read() {
     )
     .unwrap();
     assert_eq!(aliased.key(), other.key(), "eip155:8453 is base");
-    // Nothing of a value is copied into a reason.
+    // Nothing of a value is copied into a reason but the item's resource,
+    // which follows the rule of every endpoint value, shortened.
     assert!(read.iter().all(|r| !r.contains('\u{1b}')));
+    let long = format!("https://api.example.com/{}/last", "a".repeat(400));
+    let mut item = good.clone();
+    item["resource"] = json!(long);
+    item["accepts"][0]["payTo"] = json!(null);
+    let named = self::page(&json!({ "items": [item] })).unwrap();
+    let line = self::read(&named).remove(0);
+    assert!(
+        line.starts_with("items[0] (https://api.example.com/aaa")
+            && line.ends_with("aaa/last): accepts[0].payTo is missing")
+            && line.contains('…')
+            && line.len() < 140,
+        "{line}"
+    );
+}
+
+#[test]
+fn a_payment_challenge_is_no_listing_and_no_item() {
+    // x402 v1 names no resource at its top; v2 an object.
+    let v1 = json!({ "x402Version": 1, "error": "X-PAYMENT header is required", "accepts": [{
+        "scheme": "exact", "network": "base", "maxAmountRequired": "5", "resource": "https://a.example/",
+        "payTo": "0x2222222222222222222222222222222222222222", "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    }] });
+    let mut v2 = v1.clone();
+    v2["x402Version"] = json!(2);
+    v2["resource"] = json!({ "url": "https://a.example/" });
+    for challenge in [v1, v2] {
+        assert_eq!(page(&challenge), Err(PageError::Challenge));
+        assert_eq!(
+            line(&PageError::Challenge),
+            "a payment challenge (accepts without a resource string), not a discovery listing or item"
+        );
+    }
 }
 
 #[test]

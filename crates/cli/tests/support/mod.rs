@@ -174,6 +174,34 @@ pub async fn run(args: &[&str]) -> (i32, String, String) {
     outcome(command).await
 }
 
+/// Runs the command, sends it SIGINT (Ctrl-C) after `after` and waits for
+/// it to end (within 10 s): (exit code, stdout, stderr).
+pub async fn interrupted(args: &[&str], after: std::time::Duration) -> (i32, String, String) {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(after).await;
+    let pid = child.id().unwrap().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait_with_output())
+        .await
+        .expect("the command ends on Ctrl-C")
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Runs `command` to completion: (exit code, stdout, stderr).
 async fn outcome(mut command: Command) -> (i32, String, String) {
     let out = command.kill_on_drop(true).output().await.unwrap();

@@ -7,7 +7,7 @@ use std::time::Duration;
 use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
 use x402_verdict_metrics::{MetricsError, PublishedMetrics};
 
-use x402_verdict_consumer::{fetch_capped, http_client, HttpClientError, Unfetched};
+use x402_verdict_consumer::{fetch_capped, http_client, FetchError, HttpClientError};
 
 /// Why a metrics command changed nothing: what could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -29,7 +29,7 @@ pub enum MetricsCommandError {
         /// The metrics URL.
         url: String,
         /// Why, and the HTTP client's words.
-        failure: Unfetched,
+        failure: FetchError,
     },
     /// The answer is not a valid document.
     #[error("{url}: the snapshot is unchanged, not a valid published-metrics/v1 document")]
@@ -78,7 +78,7 @@ pub enum MetricsCommandError {
 
 /// Why a fetch gave no answer, in a few words, then the HTTP client's
 /// (`unreachable: error sending request: …`).
-fn unfetched(unfetched: &Unfetched) -> String {
+fn unfetched(unfetched: &FetchError) -> String {
     let why = match unfetched.failure {
         FetchFailure::Timeout => "no complete answer in time",
         FetchFailure::Network => "unreachable",
@@ -104,13 +104,13 @@ pub enum MetricsCommand {
 #[derive(clap::Args, Debug)]
 pub struct SnapshotArgs {
     /// The verification service's base URL.
-    #[arg(long, value_parser = crate::consumer::lookup::parse_base_url)]
+    #[arg(long, value_parser = BaseUrl::parse)]
     pub base_url: BaseUrl,
     /// The snapshot file to write (replaced only by a valid document).
     #[arg(long)]
     pub out: PathBuf,
     /// Whole-exchange timeout in milliseconds (1 to 60000).
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = crate::consumer::lookup::parse_timeout)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = x402_verdict_consumer::parse_timeout)]
     pub timeout_ms: u32,
 }
 

@@ -1,9 +1,17 @@
 //! `x402-verdict serve`: the reference verification service (axum on tokio).
 
+// A dependency nothing uses fails the build (the test build also sees the
+// dev-dependencies).
+#![cfg_attr(not(test), deny(unused_crate_dependencies))]
+#![warn(missing_docs)]
+
+// Named as a dependency only to turn on its `rand_core` feature (key
+// generation); the code reaches it through the core's re-export.
+use ed25519_dalek as _;
+
 pub mod clock;
-pub mod connections;
 pub mod discovery;
-pub mod host;
+mod jsonfile;
 pub mod keyfile;
 pub mod keys;
 pub mod metrics;
@@ -40,6 +48,7 @@ use metrics::Publisher;
 use paid::DemoPaid;
 use registry::{Found, Registry};
 use static_files::StaticFiles;
+use x402_verdict_http::{connections, host, shutdown_signal};
 
 /// The Content-Security-Policy of the static pages: what a strict seller
 /// site would send, so that the demo proves the badge works under it.
@@ -75,6 +84,7 @@ pub struct ServeArgs {
     /// items (a JSON list), paged as a facilitator does (a demo listing).
     #[arg(long, value_name = "FILE")]
     pub demo_discovery: Option<PathBuf>,
+    /// The limits on the service's HTTP connections.
     #[command(flatten)]
     pub connections: connections::ConnectionArgs,
     /// The operator file (JSON: operator, relatedParty, disclosure); without
@@ -235,23 +245,6 @@ async fn options(request: axum::extract::Request, next: axum::middleware::Next) 
         return next.run(request).await;
     }
     (StatusCode::NO_CONTENT, [(ALLOW, "GET, HEAD, OPTIONS")]).into_response()
-}
-
-/// Resolves on Ctrl-C (SIGINT) or SIGTERM.
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
 }
 
 fn warn_about_published(registry: &Registry, keys: &KeyFile) {

@@ -11,13 +11,13 @@ use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
 use x402_verdict_core::challenge::{ChallengeError, ChallengeRule, MAX_CHALLENGE_BYTES};
 use x402_verdict_core::json::{parse_strict, ParseError};
-use x402_verdict_core::staple::SOURCE_MEMBER;
+use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::writing::line;
-use x402_verdict_core::{BaseUrl, Challenge};
+use x402_verdict_core::{BaseUrl, Challenge, Evaluation};
 
-use super::lookup::{parse_base_url, TrustArgs};
+use crate::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;
-use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError};
+use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError, Verifier};
 
 /// The header an x402 v2 server sends its challenge in.
 const PAYMENT_REQUIRED: &str = "payment-required";
@@ -190,6 +190,21 @@ pub enum FinalRedirect {
     NotFollowed,
 }
 
+impl Unanswered {
+    /// The status of the answer that gave no challenge, if one came.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Unanswered::ServerError(status) | Unanswered::Redirect(status, _) => Some(*status),
+            Unanswered::Timeout(_) | Unanswered::Failed(_) | Unanswered::BodyBrokeOff(_) => None,
+        }
+    }
+
+    /// Whether it was a redirect to another origin, not followed.
+    pub fn is_other_origin(&self) -> bool {
+        matches!(self, Unanswered::Redirect(_, FinalRedirect::OtherOrigin(_)))
+    }
+}
+
 impl fmt::Display for NoChallenge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let asked = &self.asked;
@@ -254,7 +269,7 @@ fn final_redirect(first: &Url, response: &reqwest::Response) -> FinalRedirect {
 }
 
 /// What reading the challenge gave.
-enum Read {
+pub enum Read {
     /// A challenge, and the HTTP status it came with (none from a file or header).
     Challenge(Challenge, Option<u16>),
     /// No payment asked: what was found instead, in a few words.
@@ -289,13 +304,7 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
             return Ok(());
         }
     };
-    // A verdict the challenge staples for an option stands in for its
-    // request when the core takes it.
-    let results =
-        join_all(challenge.options.iter().map(|option| {
-            verifier.check_stapled(option.endpoint.clone(), option.verdict.as_deref())
-        }))
-        .await;
+    let results = look_up(&verifier, &challenge).await;
     if args.json {
         let options: Vec<Value> = challenge
             .options
@@ -329,6 +338,18 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
         }
     }
     Ok(())
+}
+
+/// The result of every option of `challenge`, in its order, looked up at
+/// once, and where its verdict came from: a verdict the challenge staples
+/// for an option stands in for its request when the core takes it.
+pub async fn look_up(verifier: &Verifier, challenge: &Challenge) -> Vec<(Evaluation, Source)> {
+    join_all(
+        challenge.options.iter().map(|option| {
+            verifier.check_stapled(option.endpoint.clone(), option.verdict.as_deref())
+        }),
+    )
+    .await
 }
 
 async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
@@ -368,32 +389,80 @@ async fn read(args: &CheckArgs) -> Result<Read, CheckError> {
             )),
         };
     }
-    // Every line names the URL as parsed (control characters percent-encoded),
-    // never the argument as given.
-    let url = args.url.as_deref().unwrap_or_default();
-    let parsed = Url::parse(url)
-        .ok()
-        .filter(|u| matches!(u.scheme(), "http" | "https"))
-        .ok_or_else(|| CheckError::NotHttp(url.to_owned()))?;
-    let verb = match args.method {
-        HttpMethod::Get => "GET",
-        HttpMethod::Post => "POST",
-    };
-    let asked = format!("{verb} {parsed}");
-    let timeout = Duration::from_millis(args.trust.timeout_ms.into());
-    match tokio::time::timeout(timeout, ask(&asked, parsed, args.method)).await {
-        Ok(read) => read,
-        Err(_) => Err(CheckError::NoChallenge(NoChallenge {
-            asked,
-            why: Unanswered::Timeout(args.trust.timeout_ms),
-        })),
+    let resource = Resource::parse(args.url.as_deref().unwrap_or_default(), args.method)?;
+    resource
+        .ask_within(&http_client()?, args.trust.timeout_ms)
+        .await
+}
+
+/// A paid resource to ask for its challenge: its URL and method.
+pub struct Resource {
+    url: Url,
+    method: HttpMethod,
+    /// Its method and URL as parsed (control characters percent-encoded),
+    /// never the argument as given: `GET https://…`, which every line names.
+    pub asked: String,
+}
+
+impl Resource {
+    /// `url` asked with `method`.
+    ///
+    /// # Errors
+    ///
+    /// [`CheckError::NotHttp`]: not an absolute http(s) URL.
+    pub fn parse(url: &str, method: HttpMethod) -> Result<Self, CheckError> {
+        let parsed = Url::parse(url)
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .ok_or_else(|| CheckError::NotHttp(url.to_owned()))?;
+        let verb = match method {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+        };
+        Ok(Resource {
+            asked: format!("{verb} {parsed}"),
+            url: parsed,
+            method,
+        })
+    }
+
+    /// Its origin (scheme, host and port), which `scan --live` is polite to.
+    pub fn origin(&self) -> String {
+        self.url.origin().ascii_serialization()
+    }
+
+    /// Asks it with `client` (one of [`http_client`]'s) for its challenge,
+    /// as `check URL` does: within `timeout_ms`, without paying.
+    ///
+    /// # Errors
+    ///
+    /// No challenge (exit 1), or one that cannot be read (exit 2).
+    pub async fn ask_within(
+        &self,
+        client: &reqwest::Client,
+        timeout_ms: u32,
+    ) -> Result<Read, CheckError> {
+        let timeout = Duration::from_millis(timeout_ms.into());
+        let asking = ask(client, &self.asked, self.url.clone(), self.method);
+        match tokio::time::timeout(timeout, asking).await {
+            Ok(read) => read,
+            Err(_) => Err(CheckError::NoChallenge(NoChallenge {
+                asked: self.asked.clone(),
+                why: Unanswered::Timeout(timeout_ms),
+            })),
+        }
     }
 }
 
 /// Asks the resource (`asked` is its method and URL, for messages) without
-/// paying: no payment header, no credentials, no redirect to another origin,
-/// at most 64 KiB of body.
-async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckError> {
+/// paying: no payment header, no credentials, no redirect to another
+/// origin, at most 64 KiB of body.
+async fn ask(
+    client: &reqwest::Client,
+    asked: &str,
+    url: Url,
+    method: HttpMethod,
+) -> Result<Read, CheckError> {
     let unanswered = |why| {
         CheckError::NoChallenge(NoChallenge {
             asked: asked.to_owned(),
@@ -401,8 +470,8 @@ async fn ask(asked: &str, url: Url, method: HttpMethod) -> Result<Read, CheckErr
         })
     };
     let request = match method {
-        HttpMethod::Get => http_client()?.get(url.clone()),
-        HttpMethod::Post => http_client()?.post(url.clone()),
+        HttpMethod::Get => client.get(url.clone()),
+        HttpMethod::Post => client.post(url.clone()),
     };
     let mut response = request
         .header(ACCEPT, "application/json")

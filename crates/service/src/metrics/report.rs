@@ -11,7 +11,7 @@ use x402_verdict_metrics::{KnownSeries, SCHEMA};
 
 use super::counter::Counts;
 use super::operator::OperatorFile;
-use crate::service::registry::{Attestation, Registry};
+use crate::registry::{Attestation, Registry};
 
 /// Seconds in the 90 days of `retention_90d`.
 const NINETY_DAYS: i64 = 90 * 86_400;

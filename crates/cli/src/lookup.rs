@@ -4,10 +4,10 @@
 use x402_verdict_core::ed25519_dalek::VerifyingKey;
 use x402_verdict_core::endpoint::EndpointError;
 use x402_verdict_core::keys::{parse_public_key, KeyError};
-use x402_verdict_core::request::{check_timeout_ms, BaseUrlError, TimeoutError};
+use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
-use x402_verdict_consumer::{HttpClientError, Verifier};
+use x402_verdict_consumer::{parse_timeout, HttpClientError, Verifier};
 
 /// Options of `lookup`.
 #[derive(clap::Args, Debug)]
@@ -65,17 +65,6 @@ impl TrustArgs {
 #[error("the key {0}")]
 pub struct PublicKeyArgError(KeyError);
 
-/// A timeout (`--timeout-ms`, `VERIFICATION_TIMEOUT_MS`) that is not one.
-#[derive(Debug, thiserror::Error)]
-pub enum TimeoutArgError {
-    /// Not a whole number at all.
-    #[error("must be a whole number")]
-    NotANumber,
-    /// A whole number out of range.
-    #[error(transparent)]
-    OutOfRange(#[from] TimeoutError),
-}
-
 /// Why `lookup` refuses its arguments.
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
@@ -101,18 +90,6 @@ pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
 
 fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
     parse_public_key(text).map_err(PublicKeyArgError)
-}
-
-/// Parses a whole-exchange timeout in milliseconds (1 to 60000).
-///
-/// # Errors
-///
-/// Not a whole number, or out of range.
-pub(crate) fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
-    let ms = text
-        .parse::<u64>()
-        .map_err(|_| TimeoutArgError::NotANumber)?;
-    Ok(check_timeout_ms(ms)?)
 }
 
 /// Looks one endpoint up and prints the result. Every lookup result is an

@@ -106,7 +106,8 @@ impl DemoDiscovery {
         let (limit, offset) = match paging(query.unwrap_or_default()) {
             Ok(paging) => paging,
             Err(error) => {
-                return (StatusCode::BAD_REQUEST, Json(json!({ "error": error }))).into_response()
+                let body = json!({ "error": error.to_string() });
+                return (StatusCode::BAD_REQUEST, Json(body)).into_response();
             }
         };
         let start = offset.min(self.items.len());
@@ -120,25 +121,54 @@ impl DemoDiscovery {
     }
 }
 
+/// Why a listing request's paging is refused (its 400 answer's `error`).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum PagingError {
+    /// `limit` or `offset` is not a whole number.
+    #[error("{0} must be a whole number")]
+    NotANumber(&'static str),
+    /// `limit` is out of range.
+    #[error("limit must be from 1 to {MAX_PAGE_ITEMS}")]
+    LimitOutOfRange,
+}
+
 /// `limit` (1 to [`MAX_PAGE_ITEMS`], by default [`DEFAULT_LIMIT`]) and
 /// `offset` (by default 0) from a query string.
-fn paging(query: &str) -> Result<(usize, usize), String> {
+fn paging(query: &str) -> Result<(usize, usize), PagingError> {
     let (mut limit, mut offset) = (DEFAULT_LIMIT, 0);
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let number = || {
+        let number = |name| {
             value
                 .parse::<usize>()
-                .map_err(|_| format!("{name} must be a whole number"))
+                .map_err(|_| PagingError::NotANumber(name))
         };
         match name {
-            "limit" => limit = number()?,
-            "offset" => offset = number()?,
+            "limit" => limit = number("limit")?,
+            "offset" => offset = number("offset")?,
             _ => {}
         }
     }
     if !(1..=MAX_PAGE_ITEMS).contains(&limit) {
-        return Err(format!("limit must be from 1 to {MAX_PAGE_ITEMS}"));
+        return Err(PagingError::LimitOutOfRange);
     }
     Ok((limit, offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paging_reads_limit_and_offset_or_says_which_is_wrong() {
+        assert_eq!(paging(""), Ok((DEFAULT_LIMIT, 0)));
+        assert_eq!(paging("limit=5&offset=10&other=x"), Ok((5, 10)));
+        let refused = |query| paging(query).unwrap_err().to_string();
+        assert_eq!(refused("limit=five"), "limit must be a whole number");
+        assert_eq!(refused("offset=-1"), "offset must be a whole number");
+        assert_eq!(
+            refused("limit=0"),
+            format!("limit must be from 1 to {MAX_PAGE_ITEMS}")
+        );
+    }
 }

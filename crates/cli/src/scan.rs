@@ -8,11 +8,13 @@
 //! most `--max-items` items are read whatever `total` claims, and paging
 //! stops at an empty page, at `total`, or at a page that repeats the one
 //! before (a loop). An item that cannot be read is named on stderr and the
-//! others are scanned.
+//! others are scanned. With `--live`, each listed resource's own 402 is
+//! read and compared with the listing ([`super::live`]).
 
 use std::collections::HashSet;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
@@ -24,8 +26,10 @@ use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::writing::line;
 use x402_verdict_core::BaseUrl;
 
-use super::lookup::{parse_base_url, TrustArgs};
+use crate::live::{scan_live, LiveOptions};
+use crate::lookup::{parse_base_url, TrustArgs};
 use crate::shown::Shown;
+use x402_verdict_consumer::polite::Politeness;
 use x402_verdict_consumer::{HttpClientError, Verifier};
 
 /// Options of `scan`.
@@ -50,10 +54,19 @@ pub struct ScanArgs {
     /// The items asked for per page.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_PAGE_ITEMS as u64))]
     pub page_size: u64,
-    /// The most lookups in flight at once.
+    /// The most lookups (and, with --live, reads of resources) in flight at once.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
-    /// Print one JSON object per endpoint instead of a line.
+    /// Read each listed resource's own 402 now (without paying) and compare it with the listing.
+    #[arg(long)]
+    pub live: bool,
+    /// With --live: the most reads in flight at once to one origin (scheme, host and port).
+    #[arg(long, default_value_t = 2, requires = "live", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub per_origin: u32,
+    /// With --live: the least time between the starts of two reads on one origin.
+    #[arg(long, default_value_t = 0, requires = "live", value_parser = clap::value_parser!(u32).range(0..=60_000))]
+    pub origin_delay_ms: u32,
+    /// Print one JSON object per endpoint (with --live, per row) instead of a line.
     #[arg(long)]
     pub json: bool,
 }
@@ -88,13 +101,26 @@ pub enum ScanError {
         /// What is wrong with it.
         source: PageError,
     },
-    /// Ctrl-C, after printing the endpoints looked up so far.
-    #[error("interrupted: {done} of {total} endpoints looked up")]
+    /// Ctrl-C, after printing the endpoints looked up (or resources read) so far.
+    #[error("interrupted: {done} of {total} {what}")]
     Interrupted {
-        /// Looked up and printed.
+        /// Looked up (or read) and printed.
         done: usize,
         /// Read from the listing.
         total: usize,
+        /// What was counted: `endpoints looked up`, `resources read`.
+        what: &'static str,
+    },
+    /// `--live`: resources ask other terms than their listing's (and how
+    /// the scan ended otherwise, said before it).
+    #[error("{changed} of {total} resources changed since they were listed")]
+    Changed {
+        /// The resources with a `changed` row.
+        changed: usize,
+        /// The resources read.
+        total: usize,
+        /// The listing's failure, or Ctrl-C, if the scan met one too.
+        also: Option<Box<ScanError>>,
     },
     /// A page of the live listing could not be read.
     #[error("could not read the listing: {url}")]
@@ -108,13 +134,23 @@ pub enum ScanError {
 }
 
 impl ScanError {
-    /// The process's exit code for it: 1 when the listing could not be
-    /// read, 130 on Ctrl-C, 2 for bad input.
+    /// The process's exit code for it: 3 when a resource changed (`--live`,
+    /// whatever else happened), 1 when the listing could not be read, 130
+    /// on Ctrl-C, 2 for bad input.
     pub fn exit_code(&self) -> u8 {
         match self {
+            ScanError::Changed { .. } => 3,
             ScanError::Listing { .. } => 1,
             ScanError::Interrupted { .. } => 130,
             _ => 2,
+        }
+    }
+
+    /// The other way the scan ended, beside [`ScanError::Changed`].
+    pub fn also(&self) -> Option<&ScanError> {
+        match self {
+            ScanError::Changed { also, .. } => also.as_deref(),
+            _ => None,
         }
     }
 }
@@ -162,6 +198,19 @@ pub async fn scan(args: ScanArgs) -> Result<(), ScanError> {
             read_live(&verifier, &facilitator, &args).await
         }
     };
+    let items = readable(items);
+    if args.live {
+        let options = LiveOptions {
+            politeness: Politeness {
+                per_origin: args.per_origin as usize,
+                delay: Duration::from_millis(args.origin_delay_ms.into()),
+            },
+            concurrency: args.concurrency as usize,
+            timeout_ms: args.trust.timeout_ms,
+            json: args.json,
+        };
+        return scan_live(&verifier, items, failure, options).await;
+    }
     let found = endpoints(items);
     let total = found.len();
     let progress = std::io::stderr().is_terminal();
@@ -179,7 +228,11 @@ pub async fn scan(args: ScanArgs) -> Result<(), ScanError> {
     loop {
         let next = tokio::select! {
             next = lookups.next() => next,
-            _ = &mut interrupted => return Err(ScanError::Interrupted { done, total }),
+            _ = &mut interrupted => return Err(ScanError::Interrupted {
+                done,
+                total,
+                what: "endpoints looked up",
+            }),
         };
         let Some((option, result)) = next else { break };
         done += 1;
@@ -210,27 +263,32 @@ pub async fn scan(args: ScanArgs) -> Result<(), ScanError> {
     }
 }
 
-/// The endpoints of `items` in order, each once (by its key: `base` and
-/// `eip155:8453` are one chain); an item that could not be read is named
-/// on stderr.
-fn endpoints(items: Items) -> Vec<PaymentOption> {
-    let mut seen = HashSet::new();
-    let mut found = Vec::new();
+/// The items that could be read, in order; each other one is named on
+/// stderr (its page, index and resource, and what is wrong with it).
+fn readable(items: Items) -> Vec<DiscoveryItem> {
+    let mut read = Vec::with_capacity(items.len());
     for item in items {
         match item {
-            Ok(item) => {
-                for option in item.options {
-                    if seen.insert(option.endpoint.key()) {
-                        found.push(option);
-                    }
-                }
-            }
+            Ok(item) => read.push(item),
             Err((offset, error)) => {
                 eprintln!(
                     "x402-verdict: skipped: page at offset {offset}: {}",
                     Shown(&line(&error))
                 );
             }
+        }
+    }
+    read
+}
+
+/// The endpoints of `items` in order, each once (by its key: `base` and
+/// `eip155:8453` are one chain).
+fn endpoints(items: Vec<DiscoveryItem>) -> Vec<PaymentOption> {
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    for option in items.into_iter().flat_map(|item| item.options) {
+        if seen.insert(option.endpoint.key()) {
+            found.push(option);
         }
     }
     found

@@ -28,10 +28,9 @@ use x402_verdict_core::request::BaseUrlError;
 use x402_verdict_core::schema::evaluation_schema;
 use x402_verdict_core::{BaseUrl, Endpoint, TrustedKeys, DEFAULT_TIMEOUT_MS};
 
-use super::lookup::{parse_timeout, TimeoutArgError};
-use crate::service::connections::{ConnectionArgs, ConnectionArgsError};
-use crate::service::host::{self, HostError};
-use x402_verdict_consumer::{HttpClientError, Verifier};
+use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
+use x402_verdict_http::connections::{ConnectionArgs, ConnectionArgsError};
+use x402_verdict_http::host::{self, HostError};
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
 /// 2025-11-25 (negotiated by `initialize`) and 2026-07-28 (stateless: each
@@ -222,7 +221,7 @@ pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
         allowed_origins: args.allow_origins,
         limits,
     };
-    http::serve(server, options, crate::service::shutdown_signal())
+    http::serve(server, options, x402_verdict_http::shutdown_signal())
         .await
         .map_err(|source| McpError::Listen {
             addr: listen,

@@ -36,8 +36,8 @@ use serde_json::Value;
 
 use super::framing::{self, Refusal, MAX_LINE_BYTES};
 use super::{VerdictServer, BATCH_REVISION};
-use crate::service::connections::{self, BodyError, Limits};
-use crate::service::host;
+use x402_verdict_http::connections::{self, BodyError, Limits};
+use x402_verdict_http::host;
 
 /// The largest request body, as the longest line on stdio.
 pub(super) const MAX_BODY_BYTES: u64 = MAX_LINE_BYTES;
