@@ -207,6 +207,9 @@ test("a paywall page rendered before the first answer carries badges that fetch;
   const cold = await (await fetch(`${shop.url}/weather`, asBrowser)).text();
   assert.equal(cold.match(/<span data-x402-verdict /g)?.length, 2);
   assert.doesNotMatch(cold, /data-verdict=/);
+  // The module's own page: the head snippet in its head, the badges after its words ("each badge below").
+  assert.match(cold, /<script src="\/pkg\/embed\.js"[^>]*><\/script><\/head>/);
+  assert.match(cold, /<\/p><ul data-x402-verdict-paywall>.*<\/ul><\/main><\/body>/);
   // Each badge beside the option it speaks of, so that a buyer can tell them apart.
   for (const { chain, payTo } of weather()) {
     assert.match(cold, new RegExp(`<li><span data-x402-verdict [^>]*data-pay-to="${payTo}"[^>]*></span> to ${payTo} on ${chain}</li>`));
