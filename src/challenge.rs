@@ -3,7 +3,6 @@
 //! facilitator's discovery listing accepts, read by the core, ready to be
 //! given to `renderBadge` (with the verdict a challenge staples for each).
 
-use const_format::concatcp;
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::challenge::Endpoints;
 use x402_verdict_core::discovery::{DiscoveryEndpoints, Page};
@@ -13,7 +12,7 @@ use x402_verdict_core::Challenge;
 use crate::json_value::to_value;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = concatcp!(
+const TYPES: &str = const_format::concatcp!(
     r#"
 /** One way to pay a challenge accepts; with a `baseUrl`, it is the options of `renderBadge` and `lookupVerdict`. */
 export interface PaymentEndpoint {

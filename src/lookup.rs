@@ -4,14 +4,11 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use const_format::concatcp;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::evaluate::Lookup;
 #[cfg(any(feature = "lookup", feature = "agent"))]
 use x402_verdict_core::evaluate::MemberValue;
-use x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS;
-use x402_verdict_core::request::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use x402_verdict_core::writing::line;
 #[cfg(feature = "badge")]
 use x402_verdict_core::State;
@@ -28,7 +25,7 @@ const UNKNOWN: &str = State::Unknown.as_str();
 /// (the badge's `index.d.ts` and x402-verdict's import them from the glue),
 /// their limits the core's.
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = concatcp!(
+const TYPES: &str = const_format::concatcp!(
     r#"
 // The unions of the core's spellings, written by the build from the core's
 // types (crates/core/examples/typescript-unions.rs).
@@ -48,9 +45,9 @@ export interface LookupOptions {
   /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
   publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
   /** Whole-exchange timeout in milliseconds, 1 to "#,
-    MAX_TIMEOUT_MS,
+    x402_verdict_core::request::MAX_TIMEOUT_MS,
     " (default ",
-    DEFAULT_TIMEOUT_MS,
+    x402_verdict_core::DEFAULT_TIMEOUT_MS,
     r#"). */
   timeoutMs?: number;
   /** Require a valid signature for a positive result (default false). */
@@ -59,7 +56,7 @@ export interface LookupOptions {
    * The endpoint's signed verdict as the service returned it (its JSON text),
    * inlined by the seller's server: used with no request when it is about this
    * endpoint, validly signed under `publicKey` and at most "#,
-    MAX_INLINED_AGE_SECONDS,
+    x402_verdict_core::inline::MAX_INLINED_AGE_SECONDS,
     r#" s old; otherwise
    * the service is asked as if it were absent.
    */
