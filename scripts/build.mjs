@@ -1,17 +1,18 @@
 // Builds what `npm run build` ships, as wasm-pack.toml says (read once,
 // through ./build-config.mjs). scripts/build.sh runs it after set-up and
 // after writing the core's generated modules into target/generated/
-// (words.js, the core's words; verdict-types.d.ts, the unions of its
-// spellings):
+// (words.js, the core's words; extension-words.js, the extension's;
+// verdict-types.d.ts, the unions of its spellings):
 //
 // - the command (cargo build --release), the Python wheel (maturin, for
 //   manylinux2014 through zig) and the demo's published-metrics page;
 // - each wasm of the packages: wasm-pack --no-opt (with the size build when
 //   the toolchain takes its flags), wasm-opt, then ./minify.mjs; and the
 //   JavaScript builds (wasm2js), for where WebAssembly cannot run;
-// - the x402-verdict package (./package-agent.mjs) and the badge's
-//   (./package-js.mjs), whose JavaScript rolldown bundles, and a copy of
-//   the badge's in www/pkg for the demo pages.
+// - the x402-verdict package (./package-agent.mjs), the browser extension
+//   (./package-extension.mjs) and the badge's package (./package-js.mjs),
+//   whose JavaScript rolldown bundles, and a copy of the badge's in www/pkg
+//   for the demo pages.
 //
 // Why each setting is what it is: docs/building.md.
 //
@@ -25,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { buildConfig } from "./build-config.mjs";
 import { minifyBuild } from "./minify.mjs";
 import { packageAgent } from "./package-agent.mjs";
+import { packageExtension } from "./package-extension.mjs";
 import { packageBadge } from "./package-js.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -153,6 +155,13 @@ async function main(tests) {
   mkdirSync(GENERATED, { recursive: true });
   writeFileSync(join(GENERATED, "files.js"), packageFiles(config));
   await packageAgent({ build: agentDir, out: config.agentOutDir, stem: config.agentName, jsBuild: agentJsDir, generated: GENERATED });
+
+  // The buyer's browser extension: its engine's wasm and glue, then its
+  // JavaScript, each browser's folder and zip (./package-extension.mjs).
+  const extensionDir = "target/extension-build/pkg";
+  wasmPack({ outDir: extensionDir, stem: config.extensionName, cargoArgs: only(config.extensionFeatures) });
+  wasmOpt(config.wasmOptPasses, join(extensionDir, `${config.extensionName}_bg.wasm`));
+  await packageExtension({ build: extensionDir, out: config.extensionOutDir, stem: config.extensionName, generated: GENERATED });
   await packageBadge({ dir: config.outDir, jsDir, embedGlue: join(embedDir, `${config.embedName}.js`), generated: GENERATED });
   // A copy, not a link: the service serves no file from outside its --www folder.
   rmSync("www/pkg", { recursive: true, force: true });

@@ -2,8 +2,8 @@
 # npm run build: sets itself up (scripts/setup.sh skips what is present, so
 # every command built on it works on a fresh clone), writes the core's
 # generated modules, then builds everything with scripts/build.mjs, which
-# reads wasm-pack.toml (the command, the Python wheel, both npm packages and
-# the demo's copy of the badge's).
+# reads wasm-pack.toml (the command, the Python wheel, both npm packages,
+# the browser extension and the demo's copy of the badge's).
 #
 # With --tests (as `npm test` runs it), also the builds for the tests
 # alone, never packaged (wasm-pack.toml's [js-test-build]).
@@ -23,4 +23,6 @@ generated=target/generated
 mkdir -p "$generated"
 cargo run -q -p x402-verdict-core --example typescript-unions > "$generated/verdict-types.d.ts"
 cargo run -q -p x402-verdict-core --example browser-words > "$generated/words.js"
+# The browser extension's own words (crates/core/src/extension.rs).
+cargo run -q -p x402-verdict-core --example extension-words > "$generated/extension-words.js"
 exec node scripts/build.mjs "$@"

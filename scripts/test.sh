@@ -2,7 +2,8 @@
 # npm test: every test. Native (cargo test), browser (wasm-bindgen-test in
 # headless Chromium and Firefox), end to end (www/ and pages of every shape in
 # Chromium, Firefox and WebKit: tests/support/browser.mjs), MCP (the official
-# TypeScript SDK driving our server). Sets itself up first.
+# TypeScript SDK driving our server), the browser extension (Chromium,
+# Firefox). Sets itself up first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -37,6 +38,8 @@ fi
 cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 # The x402-verdict package's wasm (its own feature, outside the defaults).
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
+# The browser extension's engine (its own feature, outside the defaults).
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features extension --quiet -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --workspace --quiet
@@ -67,8 +70,8 @@ GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, the package's scheduling, both npm packages installed from their tarballs, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability and agent-package tests (node --test)"
-node --test --test-concurrency=1 tests/build/ tests/package/ tests/install/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/
+step "build configuration, the package's scheduling, both npm packages installed from their tarballs, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability, agent-package and browser-extension tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/package/ tests/install/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/ tests/extension/
 
 step "Python package (the wheel in a fresh virtual environment with the official x402 2.25; pytest tests/python/)"
 bash scripts/test-python.sh

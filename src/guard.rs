@@ -91,7 +91,7 @@ pub fn check_payment(
 /// first, under those keys, and the verdict is fetched only when it does
 /// not stand in for the request; with none given, the verdict and the keys
 /// are fetched together.
-async fn evaluate_with_keys(mut options: LookupOptions) -> Evaluation {
+pub(crate) async fn evaluate_with_keys(mut options: LookupOptions) -> Evaluation {
     let base = match &options.base_url {
         Some(base) if options.lookup.keys.is_empty() => base.clone(),
         _ => return evaluate(&options).await,

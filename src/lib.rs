@@ -24,9 +24,12 @@
 // when one of them is called; `agent` is lookupVerdict and checkPayment
 // without the badge's DOM, the wasm of the x402-verdict package for code
 // that pays (with its seller module's side: fetchVerdict, inlinedUntil),
-// built with `challenge` too.
+// built with `challenge` too; `extension` is the buyer's browser extension's
+// engine, on the agent's lookups and the challenge reader.
 #[cfg(feature = "challenge")]
 mod challenge;
+#[cfg(feature = "extension")]
+mod extension;
 #[cfg(any(feature = "badge", feature = "agent"))]
 mod fetch;
 #[cfg(feature = "agent")]
@@ -47,6 +50,10 @@ static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocato
 
 #[cfg(feature = "challenge")]
 pub use challenge::{endpoints_from_discovery, endpoints_from_payment_required};
+#[cfg(feature = "extension")]
+pub use extension::{
+    check_endpoint, cross_check, read_challenge, settings_from_form, settings_in_force, toolbar_of,
+};
 #[cfg(feature = "agent")]
 pub use guard::{check_payment, check_policy};
 #[cfg(any(feature = "lookup", feature = "agent"))]

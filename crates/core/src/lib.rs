@@ -26,6 +26,8 @@
 //!   carries them ([`staple`]);
 //! - whether code that pays may pay an endpoint, and why not ([`guard`]);
 //! - the words of a seller's own 402 page ([`seller`]);
+//! - what the buyer's browser extension shows for the payment a tab was
+//!   asked, and its words ([`extension`]);
 //! - the JSON Schema of the structured result ([`schema`]).
 //!
 //! It does no I/O and reads no clock: fetchers hand it a [`Response`] and the
@@ -53,6 +55,7 @@ pub mod challenge;
 pub mod discovery;
 pub mod endpoint;
 pub mod evaluate;
+pub mod extension;
 pub mod guard;
 pub mod hidden;
 pub mod inline;

@@ -1,0 +1,47 @@
+// The extension's settings page: the verification service's base URL, its
+// keys and strict mode, saved in storage.local under SETTINGS.key as the
+// badge's options of the same names; those an organization's policy sets
+// (storage.managed) are shown and not changed. The engine (through the
+// background) reads the fields and says what is wrong; every word comes
+// from the core (./extension-words.js).
+import { SETTINGS, WORDS } from "./extension-words.js";
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const ask = (message) => api.runtime.sendMessage(message);
+
+document.title = WORDS.settingsTitle;
+for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WORDS.settingBaseUrl], ["public-key-label", WORDS.settingPublicKey], ["strict-label", WORDS.settingStrict], ["save", WORDS.save]]) {
+  $(id).textContent = text;
+}
+
+/** Each setting's field and how it shows a value. */
+const FIELDS = {
+  baseUrl: [$("base-url"), (input, value) => (input.value = value ?? "")],
+  publicKey: [$("public-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
+  strict: [$("strict"), (input, value) => (input.checked = value === true)],
+};
+
+const { settings, managed } = await ask({ kind: "settings" });
+for (const [name, [input, show]] of Object.entries(FIELDS)) {
+  show(input, settings[name]);
+  if (managed.includes(name)) {
+    input.disabled = true;
+    const note = document.createElement("span");
+    note.className = "managed";
+    note.textContent = WORDS.managed;
+    input.closest("label").append(note);
+  }
+}
+
+$("settings").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = { kind: "form", baseUrl: $("base-url").value, publicKey: $("public-key").value, strict: $("strict").checked };
+  const read = await ask(form);
+  if (read.problem) {
+    $("status").textContent = WORDS.settingsRefused + read.problem;
+    return;
+  }
+  await api.storage.local.set({ [SETTINGS.key]: read.settings });
+  $("status").textContent = WORDS.saved;
+});

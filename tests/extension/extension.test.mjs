@@ -1,0 +1,285 @@
+// The buyer's browser extension (pkg-extension/) in real browsers, one launch
+// per engine (tests/support/extension.mjs: Chromium with the unpacked
+// extension in a persistent profile, Firefox ESR with it as a temporary
+// add-on), against real parts on loopback: paywall routes of the official
+// @x402/express 2.27 (one per state) and x402-express 1.2 (v1, its paywall
+// page) with the loopback fake facilitator, and the reference service with a
+// registry, behind a front that counts every request it gets and plays a
+// tampered signature, a service down and a service slower than the timeout
+// for one endpoint each. For each: the toolbar's text and title, the popup's
+// content (screenshots in test-artifacts/), the page's own badges
+// cross-checked, the settings page, nothing sent but verdict and keys
+// requests for the endpoints met, one request per endpoint, a page that
+// meets thousands of 402s kept bounded, and the page never waiting for the
+// extension.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { demoKeys } from "../../scripts/demo.mjs";
+import { ENGINES } from "../support/browser.mjs";
+import { launchWithExtension } from "../support/extension.mjs";
+import { AGENT_PACKAGE } from "../support/package.mjs";
+import { attested, serveRegistry } from "../support/reference-service.mjs";
+import { EVM_NETWORK, EVM_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
+
+const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
+const publicKey = JSON.parse(readFileSync(demoKeys(), "utf8")).current.publicKey;
+const { verdictCache, verdictExtension } = await import(`${AGENT_PACKAGE}seller.js`);
+
+/** The address each route asks payment to, named for what the service says of it. */
+const PAY_TO = {
+  human: "0x1000000000000000000000000000000000000001",
+  revoked: "0x2000000000000000000000000000000000000002",
+  unlisted: "0x3000000000000000000000000000000000000003",
+  tampered: "0x4000000000000000000000000000000000000004",
+  down: "0x5000000000000000000000000000000000000005",
+  slow: "0x6000000000000000000000000000000000000006",
+  stapled: "0x7000000000000000000000000000000000000007",
+};
+const option = (payTo) => ({ scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo });
+const ROUTES = {
+  ...Object.fromEntries(Object.entries(PAY_TO).filter(([name]) => name !== "stapled").map(([name, payTo]) => [`GET /${name}`, { accepts: option(payTo), description: name }])),
+  "GET /two": { accepts: [option(PAY_TO.human), option(PAY_TO.revoked)], description: "two addresses" },
+};
+/** The toolbar's marks, as the badge draws each state. */
+const MARK = { human: "✓", revoked: "✕", unknown: "?", checking: "…" };
+
+/**
+ * The front of the verification service: forwards to `upstream()`, records
+ * every request's path and query; for one address each, alters the
+ * verdict's signature, drops the connection (the service down) or never
+ * answers (slower than any timeout).
+ */
+async function startFront(upstream) {
+  const asked = [];
+  const stalled = new Set();
+  const server = createServer(async (req, res) => {
+    asked.push(req.url);
+    const payTo = new URL(req.url, "http://x").searchParams.get("payTo");
+    if (payTo === PAY_TO.down) return req.socket.destroy();
+    if (payTo === PAY_TO.slow) return stalled.add(res);
+    const answer = await fetch(`${upstream()}${req.url}`);
+    let body = await answer.text();
+    if (payTo === PAY_TO.tampered && answer.ok) {
+      const document = JSON.parse(body);
+      document.signature = (document.signature[0] === "A" ? "B" : "A") + document.signature.slice(1);
+      body = JSON.stringify(document);
+    }
+    res.writeHead(answer.status, { "Content-Type": "application/json", "Cache-Control": answer.headers.get("cache-control") ?? "no-store" });
+    res.end(body);
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    asked,
+    stop: () => new Promise((done) => {
+      for (const res of stalled) res.destroy();
+      server.closeAllConnections();
+      server.close(done);
+    }),
+  };
+}
+
+let shop, service, front;
+/** The seller whose 402 staples its verdict (x402-verdict/seller's verdictExtension), its verdicts, and its own way to the service. */
+let stapledShop, sellerVerdicts, relay;
+/** The header the human-backed route's 402 carries, which /flood repeats. */
+let humanHeader;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  front = await startFront(() => service.url);
+  // Every v2 paywall page carries a badge of its own for the human-backed endpoint (it draws nothing: the extension reads it).
+  const paywall = {
+    generateHtml: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay</title></head><body><p>Pay to read.</p>
+      <span data-x402-verdict data-chain="${EVM_NETWORK}" data-pay-to="${PAY_TO.human}" data-resource-url="${shop.url}/human"></span></body></html>`,
+  };
+  const pages = {
+    "/shop.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><p>Shop</p><script>fetch("/revoked")</script></body></html>`,
+    "/flood.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flood</title></head><body><p>Flood</p></body></html>`,
+    "/flood": (req, res) => res.status(402).set("PAYMENT-REQUIRED", humanHeader).type("json").send("{}"),
+  };
+  shop = await startX402Servers({ routes: ROUTES, pages, paywall });
+  relay = await startFront(() => service.url);
+  sellerVerdicts = verdictCache({ baseUrl: relay.url, publicKey, strict: true });
+  stapledShop = await startX402Servers({ routes: { "GET /stapled": { accepts: option(PAY_TO.stapled), description: "stapled" } }, extension: verdictExtension(sellerVerdicts), paywall });
+  humanHeader = (await fetch(`${shop.url}/human`)).headers.get("payment-required");
+  const at = (path) => `${shop.url}${path}`;
+  service = await serveRegistry({
+    attestations: [
+      attested(EVM_NETWORK, PAY_TO.human, at("/human")),
+      attested(EVM_NETWORK, PAY_TO.human, at("/two")),
+      attested(EVM_NETWORK, PAY_TO.revoked, at("/revoked"), { status: "revoked" }),
+      attested(EVM_NETWORK, PAY_TO.revoked, at("/two"), { status: "revoked" }),
+      ...["tampered", "down", "slow"].map((name) => attested(EVM_NETWORK, PAY_TO[name], at(`/${name}`))),
+      attested("base-sepolia", EVM_PAY_TO, at("/legacy/quote")),
+      attested(EVM_NETWORK, PAY_TO.stapled, `${stapledShop.url}/stapled`),
+    ],
+  }, "extension-registry.json");
+});
+
+after(async () => {
+  sellerVerdicts?.clear();
+  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), relay?.stop()]);
+});
+
+/** Reads the toolbar of `tabId` until `settled` says it is; its last reading. */
+async function toolbarWhen(browser, tabId, settled, what) {
+  let last;
+  for (let i = 0; i < 200; i++) {
+    last = await browser.toolbar(tabId);
+    if (settled(last)) return last;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.fail(`${browser.engine}: the toolbar never showed ${what}: ${JSON.stringify(last)}`);
+}
+/** The toolbar shows `mark` and a verdict's title (its words come in one call after the mark's). */
+const shows = (mark, title = /^(\d+ options: )?Verification: /) => (bar) => bar.text === mark && title.test(bar.title);
+
+/** Reads the popup of `tabId` until it says what `expected` matches (the page's badges come when the page is idle); its last reading. */
+async function popupWhen(browser, tabId, expected, screenshot) {
+  let last;
+  for (let i = 0; i < 20; i++) {
+    last = await browser.popup(tabId, screenshot);
+    if (expected.test(last)) return last;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  assert.fail(`${browser.engine}: the popup never said ${expected}: ${last}`);
+}
+
+for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox")) {
+  describe(`the extension in ${engine}`, { concurrency: false }, () => {
+    let browser;
+    before(async () => {
+      browser = await launchWithExtension(engine);
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    test("loads with no manifest error or warning", async () => {
+      assert.deepEqual(await browser.problems(), []);
+    });
+
+    test("with no service set, every endpoint reads unknown with the core's words, and the popup says how to set one", async () => {
+      const sent = front.asked.length;
+      const tab = await browser.open(`${shop.url}/human`);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; outcome no_service; .*reason no_base_url\.$/), "? for no service");
+      const popup = await browser.popup(tab, `${ARTIFACTS}extension-popup-no-service-${engine}.png`);
+      assert.match(popup, /No verification service is set, so every endpoint reads unknown\./);
+      assert.match(popup, /Set one in this extension's settings/);
+      assert.match(popup, /Open settings/);
+      assert.equal(front.asked.length, sent, "nothing is sent without a service");
+    });
+
+    test("the settings page refuses what the badge would refuse, and saves the service", async () => {
+      assert.match(await browser.settings({ baseUrl: "ftp://verify.example" }), /^Not saved: .*baseUrl/);
+      assert.equal(await browser.settings({ baseUrl: front.url, publicKey: "", strict: true }), "Saved.");
+    });
+
+    test("a paywall per state: the toolbar's mark and title, and the popup's words", async () => {
+      const cases = [
+        ["/human", MARK.human, /^Verification: human-backed; outcome human_backed; freshness fresh; assurance G; .*signature valid\.$/, /verified · G/],
+        ["/revoked", MARK.revoked, /^Verification: revoked; outcome revoked; .*reason revoked\.$/, /withdrawn or has lapsed/],
+        ["/unlisted", MARK.unknown, /^Verification: unknown; outcome no_signal; .*reason not_listed\.$/, /No signal: the verification service holds nothing for this endpoint\./],
+        ["/tampered", MARK.unknown, /^Verification: unknown; .*signature invalid; reason signature_invalid\.$/, /The verdict's signature failed to verify\./],
+        ["/down", MARK.unknown, /^Verification: unknown; outcome no_response; .*reason network_error\.$/, /could not be reached/],
+      ];
+      for (const [path, mark, title, words] of cases) {
+        const tab = await browser.open(`${shop.url}${path}`);
+        await toolbarWhen(browser, tab, shows(mark, title), `${mark} and ${title} for ${path}`);
+        const popup = await browser.popup(tab);
+        assert.match(popup, /This page asks payment/, path);
+        assert.match(popup, words, path);
+        // Who it pays: the resource's host, the network's name, the address shortened in the middle.
+        assert.ok(popup.includes(`127.0.0.1:${new URL(shop.url).port}`), path);
+        assert.ok(popup.includes(`to ${PAY_TO[path.slice(1)].slice(0, 6)}…${PAY_TO[path.slice(1)].slice(-4)} on base-sepolia`), `${path}: ${popup}`);
+      }
+    });
+
+    test("a service slower than the timeout: the page loads at once, the toolbar checks, then reads unknown (timeout)", async () => {
+      const tab = await browser.open(`${shop.url}/slow`);
+      // The page has loaded while its lookup still waits for the service (which never answers; the extension gives up after 3 s).
+      await toolbarWhen(browser, tab, (bar) => bar.text === MARK.checking && bar.title === "Checking the verification service…", "… while checking");
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /outcome no_response; .*reason timeout\.$/), "? after the timeout");
+    });
+
+    test("a verdict stapled to the 402 is checked offline: ✓ with no verdict request for it", async () => {
+      const resourceUrl = `${stapledShop.url}/stapled`;
+      // The seller has its verdict (fetched now, so that it is under 300 s old whichever engine runs when).
+      assert.ok(await sellerVerdicts.fetch({ chain: EVM_NETWORK, payTo: PAY_TO.stapled, resourceUrl }));
+      const tab = await browser.open(resourceUrl);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; .*signature valid\.$/), "✓ from the staple");
+      assert.deepEqual(front.asked.filter((url) => url.includes(PAY_TO.stapled)), []);
+    });
+
+    test("two options, one revoked: ✕, the revoked one's line with the count, both in the popup", async () => {
+      const tab = await browser.open(`${shop.url}/two`);
+      await toolbarWhen(browser, tab, shows(MARK.revoked, /^2 options: Verification: revoked; /), "✕ and the revoked option's line");
+      const popup = await popupWhen(browser, tab, /Badges drawn by this page/, `${ARTIFACTS}extension-popup-${engine}.png`);
+      assert.match(popup, /verified · G/);
+      assert.match(popup, /not verified/);
+    });
+
+    test("x402 v1: the paywall page of x402-express 1.2 is read by the content script", async () => {
+      const tab = await browser.open(`${shop.url}/legacy/quote`);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; /), "✓ for the v1 paywall");
+      assert.match(await browser.popup(tab), /to 0x2096…287C on base-sepolia/);
+    });
+
+    test("a page whose script fetches a 402 API: the request's challenge in the toolbar and popup", async () => {
+      const tab = await browser.open(`${shop.url}/shop.html`);
+      await toolbarWhen(browser, tab, shows(MARK.revoked, /^Verification: revoked; /), "✕ for the page's fetch");
+      const popup = await browser.popup(tab);
+      assert.match(popup, /A request of this page asks payment/);
+      assert.ok(popup.includes(`${shop.url}/revoked`));
+    });
+
+    test("the page's own badge: checked when it is about the endpoint asked, flagged when it is not", async () => {
+      let tab = await browser.open(`${shop.url}/human`);
+      await toolbarWhen(browser, tab, shows(MARK.human), "✓");
+      let popup = await popupWhen(browser, tab, /Badges drawn by this page/);
+      // A new document: the record of the page before it (its request's 402) is gone.
+      assert.doesNotMatch(popup, /A request of this page asks payment/);
+      assert.match(popup, /The extension's own check of this endpoint:/);
+      assert.doesNotMatch(popup, /not about the endpoint/);
+      tab = await browser.open(`${shop.url}/revoked`);
+      await toolbarWhen(browser, tab, shows(MARK.revoked), "✕");
+      await popupWhen(browser, tab, /This badge is not about the endpoint this page asks payment for\./, `${ARTIFACTS}extension-popup-flag-${engine}.png`);
+    });
+
+    test("sends nothing but verdict and keys requests, for the endpoints of the 402s met, once per endpoint", async () => {
+      const met = new Set([...Object.values(PAY_TO), EVM_PAY_TO]);
+      for (const url of front.asked) {
+        const { pathname, searchParams } = new URL(url, "http://x");
+        if (pathname === "/v0/verification-keys") continue;
+        assert.equal(pathname, "/v0/verdict", url);
+        assert.ok(met.has(searchParams.get("payTo")), url);
+      }
+      // The human-backed endpoint was met three times in this engine (and the service's answer is fresh for a minute).
+      const human = front.asked.filter((url) => url.includes(PAY_TO.human) && url.includes(encodeURIComponent(`${shop.url}/human`)));
+      assert.ok(human.length >= 1 && human.length <= ENGINES.length, `${human.length} requests for one endpoint`);
+    });
+
+    test("after all these pages: still no error or warning from the extension", async () => {
+      assert.deepEqual(await browser.problems(), []);
+    });
+
+    test("a page that meets thousands of 402s keeps its record bounded", { skip: engine !== "chromium" && "storage.session's bytes are read in Chromium only" }, async (t) => {
+      const tab = await browser.open(`${shop.url}/flood.html`);
+      const flood = (from, to) => browser.run(tab, `async () => { for (let i = ${from}; i < ${to}; i++) await fetch("/flood?i=" + i); }`);
+      await flood(0, 1000);
+      await toolbarWhen(browser, tab, shows(MARK.human), "✓ after a thousand 402s");
+      const popup = await browser.popup(tab);
+      assert.equal(popup.match(/A request of this page asks payment/g).length, 20);
+      const bytes = await browser.sessionBytes();
+      await flood(1000, 10000);
+      await toolbarWhen(browser, tab, shows(MARK.human), "✓ after ten thousand 402s");
+      const later = await browser.sessionBytes();
+      t.diagnostic(`the tab's record: ${bytes} B after 1,000 402s, ${later} B after 10,000 (${(later / bytes).toFixed(2)}x)`);
+      assert.ok(later <= bytes * 1.1, `${bytes} B after 1,000 402s, ${later} B after 10,000`);
+      assert.equal((await browser.popup(tab)).match(/A request of this page asks payment/g).length, 20);
+    });
+  });
+}
