@@ -14,7 +14,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# The badge's release build rebuilds the standard library for size (scripts/build.sh).
+# The badge's release build rebuilds the standard library for size (scripts/build.mjs).
 if ! rustup component list --installed | grep -q '^rust-src'; then
   say "adding the rust-src component"
   rustup component add rust-src
