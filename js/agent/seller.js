@@ -27,11 +27,13 @@
 // (paywallWords) and the extension's names and value (stapleNames,
 // stapledExtension). This file keeps and writes; where its snippets go in a
 // provider's page is ./placement.js's (an HTML parser's, never a text search).
+// The badge's attributes are the badge package's (../options.js), the wasm
+// embed.js loads from beside itself the build's (./files.js): the build
+// bundles them in.
 import { engine } from "./engine.js";
 import { withBadges } from "./placement.js";
-
-/** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
-const EMBED_WASM = "x402_verdict_embed_bg.wasm";
+import { FIELDS, MARK, attributeOf } from "../options.js";
+import { EMBED_WASM } from "./files.js";
 
 /** `value` as HTML text or a quoted attribute value: every character that could end either escaped. */
 function escape(value) {
@@ -146,20 +148,18 @@ const nonceOf = (nonce) => (typeof nonce === "function" ? nonce() : nonce);
 
 /**
  * The badge's element for one endpoint, as HTML text: a `<span
- * data-x402-verdict>` with the options as its data- attributes, the
- * `verdict` inlined when given; every value escaped.
+ * data-x402-verdict>` with the options as its data- attributes (`strict`,
+ * true unless told, as one without a value), the `verdict` inlined when
+ * given; every value escaped.
  */
-export function badgeHtml({ baseUrl, publicKey, strict = true, timeoutMs, theme, loading, chain, payTo, resourceUrl, verdict }) {
-  const attributes = {
-    "base-url": baseUrl, chain, "pay-to": payTo, "resource-url": resourceUrl,
-    "public-key": Array.isArray(publicKey) ? publicKey.join(",") : publicKey,
-    "timeout-ms": timeoutMs, theme, loading, verdict,
-  };
-  let html = "<span data-x402-verdict";
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined && value !== null) html += ` data-${name}="${escape(value)}"`;
+export function badgeHtml({ strict = true, publicKey, ...options }) {
+  const values = { ...options, publicKey: Array.isArray(publicKey) ? publicKey.join(",") : publicKey };
+  let html = `<span ${MARK}`;
+  for (const field of FIELDS) {
+    const value = values[field];
+    if (field !== "strict" && value !== undefined && value !== null) html += ` data-${attributeOf(field)}="${escape(value)}"`;
   }
-  return `${html}${strict ? " data-strict" : ""}></span>`;
+  return `${html}${strict ? ` data-${attributeOf("strict")}` : ""}></span>`;
 }
 
 /**

@@ -59,11 +59,10 @@ pub fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
 
 /// An error and each of its causes, one after the other, as the command
 /// and the Python package show them: `registry.json: No such file or
-/// directory (os error 2)`. The convention of this project's errors: each
-/// level's `Display` says what went wrong at that level, and the cause is
-/// reached by `source()`, never both; so each level is written once. For
-/// the core's errors this is the line the core writes itself
-/// (`x402_verdict_core::writing::line`), as the badge shows it.
+/// directory (os error 2)`, each level's `Display` followed by its
+/// `source()`'s (the project's error convention: docs/building.md,
+/// "Conventions"). For the core's errors this is the line the core writes
+/// itself (`x402_verdict_core::writing::line`).
 pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
