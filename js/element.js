@@ -1,7 +1,7 @@
 // The <x402-verdict-badge> element: a badge that renders when connected and
 // again when its options change, lazily unless told otherwise.
 import { setTheme } from "./badge.js";
-import { FIELDS, attributeOf, fromAttributes, lookupKey } from "./options.js";
+import { ELEMENT, FIELDS, attributeOf, fromAttributes, lookupKey } from "./options.js";
 import { render } from "./render.js";
 
 const STATE_EVENT = "x402-verdict:state";
@@ -95,7 +95,7 @@ class VerdictBadge extends (globalThis.HTMLElement ?? Object) {
 }
 
 try {
-  if (!globalThis.customElements.get("x402-verdict-badge")) customElements.define("x402-verdict-badge", VerdictBadge);
+  if (!globalThis.customElements.get(ELEMENT)) customElements.define(ELEMENT, VerdictBadge);
 } catch {
   // No custom elements in this environment: renderBadge and renderAll still work.
 }

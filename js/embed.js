@@ -18,10 +18,13 @@
 // runs instead, with one console.warn saying why.
 import init, { renderAll } from "./index.js";
 import { mount, setTheme } from "./badge.js";
-import { inTurn } from "./frames.js";
+import { PER_FRAME, inTurn } from "./frames.js";
+import { EMBED_WASM } from "./files.js";
+import { ELEMENT, MARK } from "./options.js";
 import { CHECKING } from "./words.js";
 
-const SELECTOR = "[data-x402-verdict],x402-verdict-badge";
+/** Badges by data- attributes and by element. */
+const SELECTOR = `[${MARK}],${ELEMENT}`;
 /** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
 const LAZY = { loading: "lazy" };
 
@@ -37,7 +40,7 @@ function scriptUrl() {
 const x402ScriptUrl = (globalThis[Symbol.for("x402-verdict.script")] = scriptUrl());
 // The wasm is fetched and compiled from the first line, beside everything else.
 let ready = false;
-init(new URL("x402_verdict_embed_bg.wasm", x402ScriptUrl)).then(() => {
+init(new URL(EMBED_WASM, x402ScriptUrl)).then(() => {
   ready = true;
   renderAll(document, LAZY);
 });
@@ -49,10 +52,10 @@ function markedUnder(root) {
 }
 
 /** Placeholders are drawn at once for this many badges: as many as the first
- * frame draws (badge.js's PER_FRAME, fewer on a slow device), enough for the
+ * frame draws (frames.js's PER_FRAME, fewer on a slow device), enough for the
  * first screen of a dense page; the package draws the others as they come
  * near the viewport (so a listing of thousands costs no long task). */
-const AT_ONCE = 50;
+const AT_ONCE = PER_FRAME;
 let drawn = 0;
 
 /** Placeholders for badges not drawn yet. */

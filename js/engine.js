@@ -12,6 +12,7 @@ import * as wasm from "./x402_verdict_badge.js";
 import { inTurn } from "./frames.js";
 import { dropEarly, requestEarly } from "./early.js";
 import { option } from "./options.js";
+import { explainer, jsBuild } from "./on-demand.js";
 import { REQUEST_INIT, VERDICT_URL, WARNINGS } from "./words.js";
 
 /** Shared with the script-tag loader, so that a page gets one warning. */
@@ -40,7 +41,7 @@ let translation;
  * where it cannot load either, the error itself.
  */
 function explained(error, url) {
-  return import("./explain.js").then(
+  return explainer().then(
     async (words) => [await words.explain(error, url), words.INSTEAD],
     () => [`${url}: ${error?.message ?? error}`],
   );
@@ -49,7 +50,7 @@ function explained(error, url) {
 /** The JavaScript build, in place of a wasm (at `url`) that did not load for `error`; one warning says why. */
 async function onJavaScript(error, url) {
   const why = explained(error, url);
-  translation ??= import("./x402_verdict_badge_js.js").then((js) => {
+  translation ??= jsBuild().then((js) => {
     js.initJs();
     return js;
   });

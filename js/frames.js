@@ -6,7 +6,7 @@
 
 /** Badges drawn per frame at most: the style and layout of a thousand shadow
  * roots at once is a long task of its own; fifty are a few milliseconds. */
-const PER_FRAME = 50;
+export const PER_FRAME = 50;
 /** The most time a frame spends drawing badges (a slow device draws fewer a frame). */
 const FRAME_MS = 8;
 /** The count of this frame and the drawings waiting for a later one, shared

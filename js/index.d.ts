@@ -1,5 +1,6 @@
-// Types of the package's entry (index.js).
-import type { BadgeOptions as LookupOptions, BadgeState, VerdictResult } from "./x402_verdict_badge.js";
+// Types of the package's entry (index.js). The types of what the wasm reads
+// and returns are its glue's (src/lookup.rs, src/challenge.rs).
+import type { BadgeState, LookupOptions, VerdictResult } from "./x402_verdict_badge.js";
 import type { DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints } from "./x402_verdict_challenge.js";
 
 export type { BadgeState, DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints, VerdictResult };

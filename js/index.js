@@ -11,7 +11,7 @@
 // The build bundles these modules into the package's index.js.
 import { setTheme } from "./badge.js";
 import { challengeWasm, loadedEngine, readWith, requestWhileLoading } from "./engine.js";
-import { fromAttributes, lookupKey, snapshot } from "./options.js";
+import { MARK, fromAttributes, lookupKey, snapshot } from "./options.js";
 import { LOOK_EARLY, render, withinBudget } from "./render.js";
 import { NOT_LOADED, NOT_RUN } from "./words.js";
 import "./element.js";
@@ -84,7 +84,7 @@ function read(name, input, ...more) {
   return loadedEngine().then((e) => (e[name] ? e[name](copy, ...more) : readWith(name, copy, ...more)));
 }
 
-const SELECTOR = "[data-x402-verdict]";
+const SELECTOR = `[${MARK}]`;
 const rendered = new WeakMap();
 
 /** Renders `element` unless it shows a badge for these very options already. */

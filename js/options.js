@@ -5,6 +5,12 @@
 // engine names whatever is wrong.
 import { ATTRIBUTES_KEY, OPTION_NAMES } from "./words.js";
 
+/** The attribute marking an element whose data- attributes are a badge's options (`<span data-x402-verdict data-chain=…>`). */
+export const MARK = "data-x402-verdict";
+
+/** The badge's element, whose attributes (without the data- prefix) and properties are its options. */
+export const ELEMENT = "x402-verdict-badge";
+
 /** Every option an element's attributes (or properties) may carry: the lookup's, and how it is drawn and when. */
 export const FIELDS = [...OPTION_NAMES, "theme", "loading"];
 

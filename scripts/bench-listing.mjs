@@ -54,7 +54,7 @@ if (!existsSync(`${PACKAGE}embed.js`)) throw new Error(`bench-listing: no packag
 const cases = [];
 if (args.budgets) {
   for (const budget of list(args.budgets, "budgets")) {
-    const pkg = budgetPackage(budget);
+    const pkg = await budgetPackage(budget);
     for (const mode of modes) cases.push({ label: `${mode} b${budget}`, pkg, mode });
   }
 } else {

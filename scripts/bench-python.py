@@ -7,8 +7,14 @@
   Ed25519 signature checked with cryptography), first (a new client) and
   warm (its connection kept);
 - the time the guard adds to a payment: x402ClientSync's
-  create_payment_payload (the exact EVM scheme, a local key) with the guard
-  (a new Verifier each time, and one Verifier throughout) and without;
+  create_payment_payload (the exact EVM scheme, a local key) with the guard,
+  less the same payment without it timed just before (so that the
+  machine's load weighs on both alike): with a new Verifier each time
+  (loopback), with one Verifier throughout (its answer kept), and for a
+  first payment to a new endpoint with the service 100 ms away (a loopback
+  front that waits 100 ms before each request), its verdict fetched or
+  stapled to the 402 (the x402-verdict extension); the requests the
+  service got for the stapled payments;
 
 all against the reference service (x402-verdict serve) on loopback.
 Medians; ratios are ours over the comparison.
@@ -26,16 +32,23 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
+import urllib.request
 from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = str(ROOT / "target/release/x402-verdict")
 WORK = ROOT / ".work/python-bench"
 ENDPOINT = ("eip155:8453", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data")
+ITEMS = "https://api.example.com/items"
 USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 AGENT_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 RUNS = 200
+# Payments to a new endpoint with the service 100 ms away: each fetched one waits on it.
+FAR_RUNS = 30
+FAR_MS = 100
 IMPORTS = 15
 
 
@@ -51,11 +64,14 @@ def start_service():
     shutil.copyfile(ROOT / "demo/keys.json", keys)
     os.chmod(keys, 0o600)
     chain, pay_to, resource_url = ENDPOINT
-    registry = {"attestations": [{
+    attestation = {
         "chain": chain, "payTo": pay_to, "resourceUrl": resource_url, "operator": "Bench Co",
         "relatedParty": False, "assuranceLevel": "G", "status": "active", "attestedAt": hours(-720),
         "lastRecheckedAt": hours(-1), "recheckEveryHours": 24, "renewBy": hours(7200),
-    }]}
+    }
+    # The new endpoints of the payments with the service far away: everything below /items.
+    items = {**attestation, "resourceUrl": ITEMS, "match": "prefix"}
+    registry = {"attestations": [attestation, items]}
     (WORK / "registry.json").write_text(json.dumps(registry))
     child = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--registry", str(WORK / "registry.json"),
                               "--keys", str(keys)], stdout=subprocess.PIPE, text=True,
@@ -103,8 +119,91 @@ def pure_python(url: str, public_key: str):
     return lookup, httpx.Client
 
 
+class Far(BaseHTTPRequestHandler):
+    """A front to the service at ``Far.target`` that waits FAR_MS before forwarding each
+    request, and answers ``GET /asked`` with how many it forwarded."""
+
+    protocol_version = "HTTP/1.1"
+    # Headers and body leave at once, unheld by Nagle's algorithm (which, with the
+    # client's delayed ACK, would add 40 ms to each answer).
+    disable_nagle_algorithm = True
+    target = ""
+    asked = 0
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/asked":
+            body, cache = str(Far.asked).encode(), None
+        else:
+            Far.asked += 1
+            time.sleep(FAR_MS / 1000)
+            with urllib.request.urlopen(Far.target + self.path) as answer:
+                body, cache = answer.read(), answer.headers.get("Cache-Control")
+        self.send_response(200)
+        headers = {"Content-Type": "application/json", "Cache-Control": cache, "Content-Length": str(len(body))}
+        for name, value in headers.items():
+            if value:
+                self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def far(url: str):
+    """``Far`` in a process of its own (so that no thread of it competes with the payments
+    for this interpreter's lock): its URL, the requests it forwarded so far as a function,
+    and the process."""
+    child = subprocess.Popen([sys.executable, __file__, "--far", url], stdout=subprocess.PIPE, text=True)
+    front = child.stdout.readline().strip()
+
+    def asked() -> int:
+        with urllib.request.urlopen(f"{front}/asked") as answer:
+            return int(answer.read())
+
+    return front, asked, child
+
+
+def serve_far(url: str):
+    """Serves ``Far`` in front of ``url`` until killed, its URL printed first."""
+    Far.target = url
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Far)
+    server.daemon_threads = True
+    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+def timed(pay) -> float:
+    """The seconds ``pay()`` takes."""
+    start = time.perf_counter()
+    pay()
+    return time.perf_counter() - start
+
+
+class Added:
+    """What the guard adds to payments, each timed right after the same payment
+    unguarded (so that the machine's load weighs on both alike): the median of the
+    differences, and of the unguarded payments."""
+
+    def __init__(self):
+        self.bare, self.added = [], []
+
+    def time(self, bare, guarded):
+        """Times ``bare()`` then ``guarded()``, the same payment without and with the guard."""
+        unguarded = timed(bare)
+        self.bare.append(unguarded)
+        self.added.append(timed(guarded) - unguarded)
+
+    def row(self, name: str) -> str:
+        bare, added = statistics.median(self.bare), statistics.median(self.added)
+        return f"  {name:38}{added * 1000:9.3f} ms ({(bare + added) / bare:.2f}x)"
+
+
 def payments(url: str, public_key: str):
-    """create_payment_payload without the guard, and with it (a new Verifier, one Verifier)."""
+    """create_payment_payload without the guard and with it: a new Verifier each time, one
+    Verifier throughout (its answer kept), and a first payment to a new endpoint with the
+    service FAR_MS away, its verdict fetched or stapled; the median payment without the
+    guard, and the requests the service got for the stapled payments."""
     from eth_account import Account
     from x402 import x402ClientSync
     from x402.mechanisms.evm.exact.client import ExactEvmScheme
@@ -114,22 +213,47 @@ def payments(url: str, public_key: str):
     from x402_verdict import Verifier, guard
 
     chain, pay_to, resource_url = ENDPOINT
-    required = PaymentRequired(resource=ResourceInfo(url=resource_url), accepts=[PaymentRequirements(
-        scheme="exact", network=chain, asset=USDC, amount="10000", pay_to=pay_to, max_timeout_seconds=60,
-        extra={"name": "USD Coin", "version": "2"})])
+
+    def required(resource: str, staple=None) -> PaymentRequired:
+        return PaymentRequired(resource=ResourceInfo(url=resource), accepts=[PaymentRequirements(
+            scheme="exact", network=chain, asset=USDC, amount="10000", pay_to=pay_to, max_timeout_seconds=60,
+            extra={"name": "USD Coin", "version": "2"})], extensions=staple)
+
     signer = EthAccountSigner(Account.from_key(AGENT_KEY))
 
     def client():
         return x402ClientSync().register(chain, ExactEvmScheme(signer=signer))
 
-    bare = client()
-    kept = guard(client(), Verifier(url, [public_key], strict=True), "require-human-backed")
+    def guarded(base_url: str):
+        return guard(client(), Verifier(base_url, [public_key], strict=True), "require-human-backed")
 
-    def first():
-        guard(client(), Verifier(url, [public_key], strict=True), "require-human-backed").create_payment_payload(required)
+    bare, kept, known = client(), guarded(url), required(resource_url)
+    first, kept_answer = Added(), Added()
+    for _ in range(RUNS):
+        first.time(lambda: bare.create_payment_payload(known), lambda: guarded(url).create_payment_payload(known))
+        kept_answer.time(lambda: bare.create_payment_payload(known), lambda: kept.create_payment_payload(known))
 
-    return {"bare": median_ms(lambda: bare.create_payment_payload(required)), "first": median_ms(first),
-            "kept": median_ms(lambda: kept.create_payment_payload(required))}
+    front, asked, child = far(url)
+    # One verifier each, and each payment to a new endpoint: nothing is kept.
+    fetching, stapling = guarded(front), guarded(front)
+    fetched, stapled, stapled_asked = Added(), Added(), 0
+    for n in range(FAR_RUNS):
+        plain = required(f"{ITEMS}/fetched/{n}")
+        fetched.time(lambda: bare.create_payment_payload(plain), lambda: fetching.create_payment_payload(plain))
+        # What the seller's server staples: the verdict as the service returned it.
+        resource = f"{ITEMS}/stapled/{n}"
+        query = urllib.parse.urlencode({"chain": chain, "payTo": pay_to, "resourceUrl": resource})
+        with urllib.request.urlopen(f"{url}/v0/verdict?{query}") as answer:
+            document = json.loads(answer.read())
+        payment = required(resource, {"x402-verdict": {"info": {"verdicts": [document]}}})
+        before = asked()
+        stapled.time(lambda: bare.create_payment_payload(payment), lambda: stapling.create_payment_payload(payment))
+        stapled_asked += asked() - before
+    child.terminate()
+    child.wait(10)
+    rows = [first.row("first lookup, loopback"), kept_answer.row("answer kept"),
+            fetched.row(f"first lookup, {FAR_MS} ms to the service"), stapled.row(f"stapled, {FAR_MS} ms to the service")]
+    return statistics.median(first.bare + kept_answer.bare) * 1000, rows, stapled_asked
 
 
 def main():
@@ -164,11 +288,13 @@ def main():
         print(f"{'':26} {'x402_verdict':>13} {pure:>21} {'ratio':>7}")
         for name, ours, theirs in rows:
             print(f"{name:26} {ours:13.3f} {theirs:21.3f} {ours / theirs:7.2f}")
-        paying = payments(url, public_key)
-        print(f"payment without the guard {paying['bare']:.3f} ms; added by the guard: "
-              f"first lookup {paying['first'] - paying['bare']:.3f} ms "
-              f"({paying['first'] / paying['bare']:.2f}x), kept answer {paying['kept'] - paying['bare']:.3f} ms "
-              f"({paying['kept'] / paying['bare']:.2f}x)")
+        bare_ms, rows, stapled_asked = payments(url, public_key)
+        print()
+        print("The guard's added time per payment (x402ClientSync's create_payment_payload, the median of")
+        print(f"guarded minus the same payment unguarded just before; unguarded {bare_ms:.3f} ms):")
+        print("\n".join(rows))
+        print(f"  ({RUNS} runs; {FAR_MS} ms to the service: {FAR_RUNS} runs, each to a new endpoint)")
+        print(f"  requests to the service, stapled      {stapled_asked} ({FAR_RUNS} payments)")
         print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     finally:
         child.terminate()
@@ -176,4 +302,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--far"]:
+        serve_far(sys.argv[2])
+    else:
+        main()

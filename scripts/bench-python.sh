@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 venv=.work/python-bench-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/x402_verdict-*.whl
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt "cryptography==46.0.3"
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 "$venv/bin/python" scripts/bench-python.py

@@ -110,7 +110,7 @@ const NO_BUDGET = 1000;
 const site = await startOrigin();
 site.probe = null;
 site.folders.set("/pkg/", PACKAGE);
-site.folders.set("/unbudgeted/", budgetPackage(NO_BUDGET));
+site.folders.set("/unbudgeted/", await budgetPackage(NO_BUDGET));
 site.folders.set("/plain/", join(ROOT, "scripts/bench/"));
 const page = (body, script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body>${body}${script}</body></html>`;
 const attributes = (base, { chain, payTo, resourceUrl }) => `data-base-url="${base}" data-chain="${chain}" data-pay-to="${payTo}" data-resource-url="${resourceUrl}" data-public-key="${service.publicKey}"`;

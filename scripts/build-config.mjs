@@ -1,9 +1,7 @@
-// The package's build configuration: wasm-pack.toml at the top level, read
-// with smol-toml and checked. scripts/size.mjs imports it; scripts/build.sh
-// runs `node scripts/build-config.mjs` and evaluates the bash assignments it
-// prints.
+// The packages' build configuration: wasm-pack.toml at the top level, read
+// with smol-toml and checked. scripts/build.mjs builds by it; scripts/size.mjs
+// and the tests read it too.
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { parse } from "smol-toml";
 
 const FILE = new URL("../wasm-pack.toml", import.meta.url);
@@ -50,44 +48,4 @@ export function buildConfig(file = FILE) {
     wasm2jsPasses: setting("js-build", "wasm2js-passes", texts, "a list of wasm2js arguments"),
     budgetGzip: setting("size", "budget-gzip", (v) => Number.isSafeInteger(v) && v > 0, "a whole number of bytes"),
   };
-}
-
-/** `value` quoted for bash. */
-const quote = (value) => `'${String(value).replaceAll("'", `'\\''`)}'`;
-
-/** The configuration as bash assignments (lists as arrays). */
-export function shellAssignments(config) {
-  return [
-    `target=${quote(config.target)}`,
-    `out_dir=${quote(config.outDir)}`,
-    `profile=${quote(config.profile)}`,
-    `features=${quote(config.features.join(","))}`,
-    `embed_features=${quote(config.embedFeatures.join(","))}`,
-    `embed_name=${quote(config.embedName)}`,
-    `challenge_features=${quote(config.challengeFeatures.join(","))}`,
-    `challenge_name=${quote(config.challengeName)}`,
-    `agent_features=${quote(config.agentFeatures.join(","))}`,
-    `agent_out_dir=${quote(config.agentOutDir)}`,
-    `agent_name=${quote(config.agentName)}`,
-    `extension_features=${quote(config.extensionFeatures.join(","))}`,
-    `extension_out_dir=${quote(config.extensionOutDir)}`,
-    `extension_name=${quote(config.extensionName)}`,
-    `wasm_opt_passes=(${config.wasmOptPasses.map(quote).join(" ")})`,
-    `size_rustflags=${quote(config.sizeRustflags.join(" "))}`,
-    `size_cargo_args=(${config.sizeCargoArgs.map(quote).join(" ")})`,
-    `fallback_warning=${quote(config.fallbackWarning)}`,
-    `js_rustflags=${quote(config.jsRustflags.join(" "))}`,
-    `js_test_features=${quote(config.jsTestFeatures.join(","))}`,
-    `js_test_out_dir=${quote(config.jsTestOutDir)}`,
-    `js_wasm_opt_passes=(${config.jsWasmOptPasses.map(quote).join(" ")})`,
-  ].join("\n");
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  try {
-    console.log(shellAssignments(buildConfig()));
-  } catch (error) {
-    console.error(error.message);
-    process.exit(1);
-  }
 }

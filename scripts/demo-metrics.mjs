@@ -1,6 +1,6 @@
 // Regenerates the demo's published metrics: demo/metrics/snapshot.json, and
 // from it the static page in www/metrics/ (served at /metrics/ by `npm
-// start`; scripts/build.sh writes the page from the snapshot too).
+// start`; scripts/build.mjs writes the page from the snapshot too).
 //
 //   npm run demo-metrics
 //

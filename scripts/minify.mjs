@@ -1,4 +1,5 @@
-// Shrinks the package wasm-pack built (run by scripts/build.sh):
+// Shrinks a wasm and its glue as wasm-pack built them (scripts/build.mjs
+// runs it on each):
 //
 // 1. binaryen's wasm-opt gives the wasm's imports, exports and import module
 //    one- or two-letter names (wasm-bindgen names each import after its JS
@@ -8,50 +9,28 @@
 //    wasm-opt run: earlier ones read the features from the latter);
 // 2. the JS glue and the `InitOutput` type are rewritten with that mapping,
 //    and the build fails if any old name is left behind;
-// 3. with --to-js (the JavaScript build, for pages where WebAssembly cannot
+// 3. with `toJs` (the JavaScript build, for pages where WebAssembly cannot
 //    run), binaryen's wasm2js translates the wasm to JavaScript, and the
 //    translation joins the glue, which gains `initJs()`: it instantiates the
 //    translation with the glue's imports, as WebAssembly would the wasm;
-// 4. terser minifies the glue.
+// 4. rolldown resolves the glue's imports of wasm-bindgen's copies of our
+//    files (snippets/<crate>/js/early.js) to files beside it (./early.js,
+//    where the copy moves), so that a page loads the package's own once;
+// 5. terser minifies the glue.
 //
 // The public API (`renderBadge`, `renderAll`, `lookupVerdict`, `default`,
 // `initSync`) keeps its names: only the wasm's private interface changes.
-//
-// Usage: node scripts/minify.mjs <pkg dir> [--to-js] [--stem <file name stem>]
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
 import { buildConfig } from "./build-config.mjs";
+import { withOwnImports } from "./bundle.mjs";
 
-const dir = process.argv[2] ?? "pkg";
-const toJs = process.argv.includes("--to-js");
-const stemAt = process.argv.indexOf("--stem");
-/** The files' names (wasm-pack's --out-name): the crate's, unless told. */
-const stem = stemAt > 0 ? process.argv[stemAt + 1] : "x402_verdict_badge";
-const files = {
-  wasm: join(dir, `${stem}_bg.wasm`),
-  glue: join(dir, `${stem}.js`),
-  types: join(dir, `${stem}.d.ts`),
-};
-const module = `./${stem}_bg.js`;
 const escape = (name) => name.replace(/[$]/g, "\\$");
-
-let glue = readFileSync(files.glue, "utf8");
-if (!glue.includes(JSON.stringify(module))) {
-  console.log(`minify: ${dir} is minified already`);
-  process.exit(0);
-}
-
 // binaryen from npm, never Debian's.
 const binaryen = (tool) => fileURLToPath(new URL(`../node_modules/.bin/${tool}`, import.meta.url));
-const wasmOpt = binaryen("wasm-opt");
-const mapping = JSON.parse(
-  execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", "--strip-producers", "--strip-target-features", files.wasm, "-o", files.wasm], {
-    encoding: "utf8",
-  }),
-);
 
 /** Replaces the one match of `pattern` in `text` by `replacement`. */
 function rewriteOnce(text, pattern, replacement, what) {
@@ -60,38 +39,84 @@ function rewriteOnce(text, pattern, replacement, what) {
   return text.replace(pattern, replacement);
 }
 
-const modules = new Set();
-for (const [from, name, short] of mapping.imports) {
-  modules.add(from);
-  glue = rewriteOnce(glue, new RegExp(`\\b${escape(name)}: function`, "g"), `${JSON.stringify(short)}: function`, `definition of import ${name}`);
-}
-// binaryen names every import module "a".
-if (modules.size !== 1 || !modules.has(module)) throw new Error(`minify: unexpected import modules ${[...modules]}`);
-glue = rewriteOnce(glue, `${JSON.stringify(module)}: import0`, `"a": import0`, "import object");
+/**
+ * Shrinks the wasm `stem`_bg.wasm in `dir` and its glue `stem`.js (`stem`:
+ * wasm-pack's --out-name, the crate's unless told); with `toJs`, joins the
+ * glue and the wasm's JavaScript translation.
+ */
+export async function minifyBuild(dir, { toJs = false, stem = "x402_verdict_badge" } = {}) {
+  const files = {
+    wasm: join(dir, `${stem}_bg.wasm`),
+    glue: join(dir, `${stem}.js`),
+    types: join(dir, `${stem}.d.ts`),
+  };
+  const module = `./${stem}_bg.js`;
 
-let types = readFileSync(files.types, "utf8");
-const initOutput = /export interface InitOutput \{[^}]*\}/;
-let declaration = types.match(initOutput)?.[0];
-if (!declaration) throw new Error("minify: no InitOutput in the types");
-for (const [name, short] of mapping.exports) {
-  glue = glue.replace(new RegExp(`\\bwasm\\.${escape(name)}\\b`, "g"), `wasm.${short}`);
-  declaration = declaration.replace(new RegExp(`readonly ${escape(name)}:`), `readonly ${short}:`);
-}
-// Nothing may be left under an old name.
-const shortExports = new Set(mapping.exports.map(([, short]) => short));
-const used = [...glue.matchAll(/\bwasm\.([A-Za-z_$][\w$]*)/g), ...declaration.matchAll(/readonly ([\w$]+):/g)];
-for (const [, name] of used) {
-  if (!shortExports.has(name)) throw new Error(`minify: export ${name} is still used under its old name`);
-}
-for (const [, name] of mapping.imports) {
-  if (glue.includes(name)) throw new Error(`minify: import ${name} is still named in the glue`);
-}
-writeFileSync(files.types, types.replace(initOutput, declaration));
-// The types of the raw wasm exports (not part of the package's files) would
-// now name exports that no longer exist.
-rmSync(join(dir, `${stem}_bg.wasm.d.ts`), { force: true });
+  let glue = readFileSync(files.glue, "utf8");
+  if (!glue.includes(JSON.stringify(module))) {
+    console.log(`minify: ${dir} is minified already`);
+    return;
+  }
+  const wasmOpt = binaryen("wasm-opt");
+  const mapping = JSON.parse(
+    execFileSync(wasmOpt, ["--minify-imports-and-exports-and-modules", "--strip-producers", "--strip-target-features", files.wasm, "-o", files.wasm], {
+      encoding: "utf8",
+    }),
+  );
 
-if (toJs) glue = withTranslation(glue);
+  const modules = new Set();
+  for (const [from, name, short] of mapping.imports) {
+    modules.add(from);
+    glue = rewriteOnce(glue, new RegExp(`\\b${escape(name)}: function`, "g"), `${JSON.stringify(short)}: function`, `definition of import ${name}`);
+  }
+  // binaryen names every import module "a".
+  if (modules.size !== 1 || !modules.has(module)) throw new Error(`minify: unexpected import modules ${[...modules]}`);
+  glue = rewriteOnce(glue, `${JSON.stringify(module)}: import0`, `"a": import0`, "import object");
+
+  let types = readFileSync(files.types, "utf8");
+  const initOutput = /export interface InitOutput \{[^}]*\}/;
+  let declaration = types.match(initOutput)?.[0];
+  if (!declaration) throw new Error("minify: no InitOutput in the types");
+  for (const [name, short] of mapping.exports) {
+    glue = glue.replace(new RegExp(`\\bwasm\\.${escape(name)}\\b`, "g"), `wasm.${short}`);
+    declaration = declaration.replace(new RegExp(`readonly ${escape(name)}:`), `readonly ${short}:`);
+  }
+  // Nothing may be left under an old name.
+  const shortExports = new Set(mapping.exports.map(([, short]) => short));
+  const used = [...glue.matchAll(/\bwasm\.([A-Za-z_$][\w$]*)/g), ...declaration.matchAll(/readonly ([\w$]+):/g)];
+  for (const [, name] of used) {
+    if (!shortExports.has(name)) throw new Error(`minify: export ${name} is still used under its old name`);
+  }
+  for (const [, name] of mapping.imports) {
+    if (glue.includes(name)) throw new Error(`minify: import ${name} is still named in the glue`);
+  }
+  writeFileSync(files.types, types.replace(initOutput, declaration));
+  // The types of the raw wasm exports (not part of the package's files) would
+  // now name exports that no longer exist.
+  rmSync(join(dir, `${stem}_bg.wasm.d.ts`), { force: true });
+
+  if (toJs) glue = withTranslation(glue, files.wasm);
+  // The glue's imports of wasm-bindgen's copies of our files (snippets/)
+  // resolved by rolldown to the files beside it, where those copies move
+  // (the package's own steps put theirs there).
+  writeFileSync(files.glue, glue);
+  let snippets;
+  ({ code: glue, snippets } = await withOwnImports(files.glue));
+  const copies = join(dir, "snippets");
+  for (const crate of existsSync(copies) ? readdirSync(copies) : []) {
+    for (const name of snippets) copyFileSync(join(copies, crate, "js", name), join(dir, name));
+  }
+  rmSync(copies, { recursive: true, force: true });
+
+  const minified = await minify(glue, {
+    module: true,
+    compress: { passes: 2 },
+    mangle: true,
+    // Keeps the pointer to the types for Deno and JSR.
+    format: { comments: /@ts-self-types/ },
+  });
+  writeFileSync(files.glue, minified.code);
+}
 
 /**
  * The glue with the wasm2js translation of the wasm inside it (in a scope
@@ -99,8 +124,8 @@ if (toJs) glue = withTranslation(glue);
  * glue's imports and finishes the glue's initialisation, as `initSync` does
  * with a WebAssembly instance.
  */
-function withTranslation(code) {
-  const translated = execFileSync(binaryen("wasm2js"), [...buildConfig().wasm2jsPasses, files.wasm], { encoding: "utf8", maxBuffer: 64 << 20 });
+function withTranslation(code, wasm) {
+  const translated = execFileSync(binaryen("wasm2js"), [...buildConfig().wasm2jsPasses, wasm], { encoding: "utf8", maxBuffer: 64 << 20 });
   // wasm2js writes an ES module: an import of the import module, asmFunc,
   // then the instance's exports. Only asmFunc and its helpers are kept.
   let body = rewriteOnce(translated, /^import \* as \w+ from '\w+';$/gm, "", "import of the wasm's import module");
@@ -124,12 +149,3 @@ export function initJs() {
 }
 `;
 }
-
-const minified = await minify(glue, {
-  module: true,
-  compress: { passes: 2 },
-  mangle: true,
-  // Keeps the pointer to the types for Deno and JSR.
-  format: { comments: /@ts-self-types/ },
-});
-writeFileSync(files.glue, minified.code);

@@ -1,7 +1,7 @@
-// Makes the buyer's browser extension (run by scripts/build.sh) from the
-// wasm-pack build of its engine in <build dir> (wasm-pack.toml's
-// [extension-build]: its wasm and glue, with extension-words.js and
-// words.js, the Rust's words, beside them): in <out dir>, the unpacked
+// Makes the buyer's browser extension (run by scripts/build.mjs) from the
+// wasm-pack build of its engine in `build` (wasm-pack.toml's
+// [extension-build]: its wasm and glue) and the core's words that the build
+// generated (`generated`: extension-words.js, words.js): in `out`, the unpacked
 // extension for each browser, chromium/ (Manifest V3, a service worker)
 // and firefox/ (Manifest V3 as Firefox takes it: background scripts, a
 // gecko id), and each zipped as a store takes it
@@ -16,17 +16,14 @@
 // stylesheet draws them, read from js/badge.js; the pages, their
 // stylesheets, the icon (drawn here, as PNG), the policy schema
 // (Chromium), the licences and the manifest. Nothing is minified: a store's reviewer reads the code.
-//
-// Usage: node scripts/package-extension.mjs <build dir> <out dir> <file name stem>
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { crc32, deflateSync } from "node:zlib";
 import JSZip from "jszip";
 import { rolldown } from "rolldown";
+import { parse } from "smol-toml";
 
-const [build, out, stem] = process.argv.slice(2);
-if (!stem) throw new Error("usage: node scripts/package-extension.mjs <build dir> <out dir> <file name stem>");
 const ROOT = new URL("../", import.meta.url);
 const read = (path) => readFileSync(new URL(path, ROOT), "utf8");
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
@@ -95,95 +92,101 @@ function icon(size) {
 }
 const icons = Object.fromEntries(ICON_SIZES.map((size) => [size, `icon-${size}.png`]));
 
-// The sources, staged where their imports find each other: js/extension/ with the engine's glue,
-// extension-words.js and look.js beside it, and the badge package's modules and words one folder up.
-const stage = join(build, "stage");
-rmSync(stage, { recursive: true, force: true });
-mkdirSync(join(stage, "extension"), { recursive: true });
-cpSync(new URL("js/extension/", ROOT), join(stage, "extension"), { recursive: true });
-for (const name of [`${stem}.js`, "extension-words.js", "snippets"]) cpSync(join(build, name), join(stage, "extension", name), { recursive: true });
-writeFileSync(join(stage, "extension", "look.js"), look());
-for (const name of ["badge.js", "options.js"]) copyFileSync(new URL(`js/${name}`, ROOT), join(stage, name));
-copyFileSync(join(build, "words.js"), join(stage, "words.js"));
+/** Packages the extension whose engine wasm-pack built in `build` (its files named `stem`) into `out`. */
+export async function packageExtension({ build, out, stem, generated }) {
 
-const words = await import(pathToFileURL(resolve(build, "extension-words.js")).href);
-const { WORDS } = words;
-const version = read("Cargo.toml").match(/^version = "([^"]+)"$/m)[1];
+  // The sources, staged where their imports find each other: js/extension/ with the engine's glue,
+  // extension-words.js and look.js beside it, and the badge package's modules and words one folder up.
+  const stage = join(build, "stage");
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(join(stage, "extension"), { recursive: true });
+  cpSync(new URL("js/extension/", ROOT), join(stage, "extension"), { recursive: true });
+  for (const name of [`${stem}.js`, "snippets"]) cpSync(join(build, name), join(stage, "extension", name), { recursive: true });
+  copyFileSync(join(generated, "extension-words.js"), join(stage, "extension", "extension-words.js"));
+  writeFileSync(join(stage, "extension", "look.js"), look());
+  for (const name of ["badge.js", "options.js"]) copyFileSync(new URL(`js/${name}`, ROOT), join(stage, name));
+  copyFileSync(join(generated, "words.js"), join(stage, "words.js"));
 
-/** `name` (a file of js/extension/) bundled as `format`. */
-async function bundled(name, format) {
-  const bundle = await rolldown({ input: join(stage, "extension", name), treeshake: { moduleSideEffects: () => true } });
-  const { output } = await bundle.generate({ format, codeSplitting: false });
-  await bundle.close();
-  if (output.length !== 1) throw new Error(`package-extension: ${name} bundled into ${output.length} files`);
-  return output[0].code;
-}
-const scripts = {
-  "background.js": await bundled("background.js", "es"),
-  "popup.js": await bundled("popup.js", "es"),
-  "options.js": await bundled("options.js", "es"),
-  "content.js": await bundled("content.js", "iife"),
-};
-const schema = JSON.parse(read("js/extension/schema.json"));
-const members = Object.keys(schema.properties[words.SETTINGS.key].properties);
-if (JSON.stringify(members) !== JSON.stringify(words.SETTINGS.members)) {
-  throw new Error(`package-extension: js/extension/schema.json's settings are ${members}, the core's ${words.SETTINGS.members}`);
-}
+  const words = await import(pathToFileURL(resolve(generated, "extension-words.js")).href);
+  const { WORDS } = words;
+  // The workspace's version.
+  const { version } = parse(read("Cargo.toml")).workspace.package;
 
-/** The manifest both browsers share; each adds its background and its own keys. */
-const common = {
-  manifest_version: 3,
-  name: WORDS.name,
-  description: WORDS.description,
-  version,
-  // storage: the settings (local, managed) and each tab's record (session); webRequest with every
-  // host: each response's status and headers, observed (docs/extension.md).
-  permissions: ["storage", "webRequest"],
-  host_permissions: ["<all_urls>"],
-  icons,
-  action: { default_popup: "popup.html", default_title: WORDS.nothingAskedTitle, default_icon: icons },
-  options_ui: { page: "options.html", open_in_tab: false },
-  content_scripts: [{ matches: ["<all_urls>"], js: ["content.js"], run_at: "document_idle" }],
-  // The engine is WebAssembly.
-  content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" },
-};
-const MANIFESTS = {
-  chromium: {
-    ...common,
-    minimum_chrome_version: "121",
-    background: { service_worker: "background.js", type: "module" },
-    storage: { managed_schema: "schema.json" },
-  },
-  firefox: {
-    ...common,
-    background: { scripts: ["background.js"], type: "module" },
-    browser_specific_settings: {
-      gecko: {
-        id: GECKO_ID,
-        // The first to know data_collection_permissions (140, an ESR), and on Android 142.
-        strict_min_version: "140.0",
-        // The endpoints of the 402s met go to the verification service the user sets (docs/extension.md).
-        data_collection_permissions: { required: ["browsingActivity"] },
-      },
-      gecko_android: { strict_min_version: "142.0" },
+  /** `name` (a file of js/extension/) bundled as `format`. */
+  async function bundled(name, format) {
+    const bundle = await rolldown({ input: join(stage, "extension", name), treeshake: { moduleSideEffects: () => true } });
+    const { output } = await bundle.generate({ format, codeSplitting: false });
+    await bundle.close();
+    if (output.length !== 1) throw new Error(`package-extension: ${name} bundled into ${output.length} files`);
+    return output[0].code;
+  }
+  const scripts = {
+    "background.js": await bundled("background.js", "es"),
+    "popup.js": await bundled("popup.js", "es"),
+    "options.js": await bundled("options.js", "es"),
+    "content.js": await bundled("content.js", "iife"),
+  };
+  const schema = JSON.parse(read("js/extension/schema.json"));
+  const members = Object.keys(schema.properties[words.SETTINGS.key].properties);
+  if (JSON.stringify(members) !== JSON.stringify(words.SETTINGS.members)) {
+    throw new Error(`package-extension: js/extension/schema.json's settings are ${members}, the core's ${words.SETTINGS.members}`);
+  }
+
+  /** The manifest both browsers share; each adds its background and its own keys. */
+  const common = {
+    manifest_version: 3,
+    name: WORDS.name,
+    description: WORDS.description,
+    version,
+    // storage: the settings (local, managed) and each tab's record (session); webRequest with every
+    // host: each response's status and headers, observed (docs/extension.md).
+    permissions: ["storage", "webRequest"],
+    host_permissions: ["<all_urls>"],
+    icons,
+    action: { default_popup: "popup.html", default_title: WORDS.nothingAskedTitle, default_icon: icons },
+    options_ui: { page: "options.html", open_in_tab: false },
+    content_scripts: [{ matches: ["<all_urls>"], js: ["content.js"], run_at: "document_idle" }],
+    // The engine is WebAssembly.
+    content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" },
+  };
+  const MANIFESTS = {
+    chromium: {
+      ...common,
+      minimum_chrome_version: "121",
+      background: { service_worker: "background.js", type: "module" },
+      storage: { managed_schema: "schema.json" },
     },
-  },
-};
+    firefox: {
+      ...common,
+      background: { scripts: ["background.js"], type: "module" },
+      browser_specific_settings: {
+        gecko: {
+          id: GECKO_ID,
+          // The first to know data_collection_permissions (140, an ESR), and on Android 142.
+          strict_min_version: "140.0",
+          // The endpoints of the 402s met go to the verification service the user sets (docs/extension.md).
+          data_collection_permissions: { required: ["browsingActivity"] },
+        },
+        gecko_android: { strict_min_version: "142.0" },
+      },
+    },
+  };
 
-rmSync(out, { recursive: true, force: true });
-for (const [browser, manifest] of Object.entries(MANIFESTS)) {
-  const dir = join(out, browser);
-  mkdirSync(dir, { recursive: true });
-  for (const [name, code] of Object.entries(scripts)) writeFileSync(join(dir, name), code);
-  for (const name of ["popup.html", "popup.css", "options.html", "options.css"]) copyFileSync(new URL(`js/extension/${name}`, ROOT), join(dir, name));
-  if (browser === "chromium") copyFileSync(new URL("js/extension/schema.json", ROOT), join(dir, "schema.json"));
-  copyFileSync(join(build, `${stem}_bg.wasm`), join(dir, `${stem}_bg.wasm`));
-  for (const [size, name] of Object.entries(icons)) writeFileSync(join(dir, name), icon(Number(size)));
-  for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(dir, name));
-  writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  // The zip a store takes: the folder's files at its root, in a stable order and time.
-  const zip = new JSZip();
-  for (const name of readdirSync(dir).sort()) zip.file(name, readFileSync(join(dir, name)), { date: new Date(Date.UTC(2000, 0, 1)) });
-  writeFileSync(join(out, `x402-verdict-${browser}.zip`), await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 9 } }));
+  rmSync(out, { recursive: true, force: true });
+  for (const [browser, manifest] of Object.entries(MANIFESTS)) {
+    const dir = join(out, browser);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, code] of Object.entries(scripts)) writeFileSync(join(dir, name), code);
+    for (const name of ["popup.html", "popup.css", "options.html", "options.css"]) copyFileSync(new URL(`js/extension/${name}`, ROOT), join(dir, name));
+    if (browser === "chromium") copyFileSync(new URL("js/extension/schema.json", ROOT), join(dir, "schema.json"));
+    copyFileSync(join(build, `${stem}_bg.wasm`), join(dir, `${stem}_bg.wasm`));
+    for (const [size, name] of Object.entries(icons)) writeFileSync(join(dir, name), icon(Number(size)));
+    for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(dir, name));
+    writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    // The zip a store takes: the folder's files at its root, in a stable order and time.
+    const zip = new JSZip();
+    for (const name of readdirSync(dir).sort()) zip.file(name, readFileSync(join(dir, name)), { date: new Date(Date.UTC(2000, 0, 1)) });
+    writeFileSync(join(out, `x402-verdict-${browser}.zip`), await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 9 } }));
+  }
+  rmSync(stage, { recursive: true });
 }
-rmSync(stage, { recursive: true });

@@ -14,7 +14,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# The badge's release build rebuilds the standard library for size (scripts/build.sh).
+# The badge's release build rebuilds the standard library for size (scripts/build.mjs).
 if ! rustup component list --installed | grep -q '^rust-src'; then
   say "adding the rust-src component"
   rustup component add rust-src
@@ -74,15 +74,20 @@ if [ ! -L node_modules ] && [ -L node_modules/.bin/node ]; then
   rm -f node_modules/.bin/node
 fi
 
-# The Python package's build tool, maturin (pinned), in the project's own
-# virtual environment (.work/venv), from PyPI: scripts/build.sh builds the
-# wheel with it.
+# The Python package's build tool, maturin (pinned) with zig (the version
+# its `zig` extra names), which links the wheel against glibc 2.17
+# (manylinux2014), and auditwheel (pinned), which checks that the wheel's
+# tag holds (scripts/test-python.sh), in the project's own virtual
+# environment (.work/venv), from PyPI.
 MATURIN_VERSION=1.9.6
+AUDITWHEEL_VERSION=6.8.2
 if [ ! -x .work/venv/bin/python ]; then
   say "creating the virtual environment .work/venv"
   python3 -m venv .work/venv
 fi
-if [ "$(.work/venv/bin/maturin --version 2>/dev/null)" != "maturin $MATURIN_VERSION" ]; then
-  say "installing maturin $MATURIN_VERSION into .work/venv"
-  .work/venv/bin/pip install --quiet --disable-pip-version-check "maturin==$MATURIN_VERSION"
+if [ "$(.work/venv/bin/maturin --version 2>/dev/null)" != "maturin $MATURIN_VERSION" ] ||
+  ! .work/venv/bin/python -m ziglang version >/dev/null 2>&1 ||
+  [ "$(.work/venv/bin/python -c 'import importlib.metadata as m; print(m.version("auditwheel"))' 2>/dev/null)" != "$AUDITWHEEL_VERSION" ]; then
+  say "installing maturin $MATURIN_VERSION with zig, and auditwheel $AUDITWHEEL_VERSION, into .work/venv"
+  .work/venv/bin/pip install --quiet --disable-pip-version-check "maturin[zig]==$MATURIN_VERSION" "auditwheel==$AUDITWHEEL_VERSION"
 fi

@@ -70,8 +70,8 @@ GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
-step "build configuration, the package's scheduling, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability, agent-package and browser-extension tests (node --test)"
-node --test --test-concurrency=1 tests/build/ tests/package/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/ tests/extension/
+step "build configuration, the package's scheduling, both npm packages installed from their tarballs, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability, agent-package and browser-extension tests (node --test)"
+node --test --test-concurrency=1 tests/build/ tests/package/ tests/install/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/ tests/extension/
 
 step "Python package (the wheel in a fresh virtual environment with the official x402 2.25; pytest tests/python/)"
 bash scripts/test-python.sh

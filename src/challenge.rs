@@ -10,7 +10,8 @@ use x402_verdict_core::{Challenge, ChallengeEndpoints, DiscoveryEndpoints, Page}
 use crate::json_value::to_value;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
+const TYPES: &str = const_format::concatcp!(
+    r#"
 /** One way to pay a challenge accepts; with a `baseUrl`, it is the options of `renderBadge` and `lookupVerdict`. */
 export interface PaymentEndpoint {
   /** The option's `network` (an x402 v1 name or a CAIP-2 id). */
@@ -26,7 +27,9 @@ export interface PaymentEndpoint {
    * The verdict the challenge staples for this option (x402 v2's `x402-verdict`
    * extension), as JSON text: the `verdict` option of `renderBadge` and
    * `lookupVerdict`, used with no request when it is validly signed under
-   * `publicKey`, about this endpoint and at most 300 s old. Absent when none is stapled.
+   * `publicKey`, about this endpoint and at most "#,
+    x402_verdict_core::MAX_INLINED_AGE_SECONDS,
+    r#" s old. Absent when none is stapled.
    */
   verdict?: string;
 }
@@ -51,7 +54,8 @@ export interface DiscoveryEndpoints {
   reason?: string;
   liveReason?: string;
 }
-"#;
+"#
+);
 
 /// Reads an x402 payment challenge: an x402 v1 body object, a v2
 /// `PaymentRequired` object, a `PAYMENT-REQUIRED` header string (or JSON

@@ -19,7 +19,7 @@ use crate::options;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-import type { PolicyName } from "./verdict-types";
+import type { PolicyName } from "./verdict-types.js";
 export type { PolicyName };
 
 /** What the core decided for one payment option. */
@@ -50,7 +50,7 @@ pub fn check_policy(name: Option<String>) -> Option<String> {
 /// bad options read as `unknown`, `invalid_input`.
 #[wasm_bindgen(js_name = checkPayment, unchecked_return_type = "Promise<PaymentCheck>")]
 pub fn check_payment(
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LookupOptions")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PolicyName | undefined")] policy: Option<String>,
     fetched: Option<String>,
 ) -> Promise {

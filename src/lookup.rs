@@ -19,15 +19,19 @@ use crate::{fetch, options};
 #[cfg(feature = "badge")]
 const UNKNOWN: &str = State::Unknown.as_str();
 
+/// The types of what the wasm reads and returns, once for both packages
+/// (the badge's `index.d.ts` and x402-verdict's import them from the glue),
+/// their limits the core's.
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
+const TYPES: &str = const_format::concatcp!(
+    r#"
 // The unions of the core's spellings, written by the build from the core's
 // types (`cargo xtask generate types`).
-import type { BadgeState, Freshness, Outcome, Reason, SignatureStatus } from "./verdict-types";
+import type { BadgeState, Freshness, Outcome, Reason, SignatureStatus } from "./verdict-types.js";
 export type { BadgeState, Freshness, Outcome, Reason, SignatureStatus };
 
 /** Options of one lookup. */
-export interface BadgeOptions {
+export interface LookupOptions {
   /** The verification service's base URL (absolute http(s)). Absent: `unknown`, outcome `no_service`. */
   baseUrl?: string;
   /** The endpoint's network, from its 402 response (`base`, `eip155:8453`, …). */
@@ -38,14 +42,20 @@ export interface BadgeOptions {
   resourceUrl: string;
   /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
   publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
-  /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
+  /** Whole-exchange timeout in milliseconds, 1 to "#,
+    x402_verdict_core::MAX_TIMEOUT_MS,
+    " (default ",
+    x402_verdict_core::DEFAULT_TIMEOUT_MS,
+    r#"). */
   timeoutMs?: number;
   /** Require a valid signature for a positive result (default false). */
   strict?: boolean;
   /**
    * The endpoint's signed verdict as the service returned it (its JSON text),
    * inlined by the seller's server: used with no request when it is about this
-   * endpoint, validly signed under `publicKey` and at most 300 s old; otherwise
+   * endpoint, validly signed under `publicKey` and at most "#,
+    x402_verdict_core::MAX_INLINED_AGE_SECONDS,
+    r#" s old; otherwise
    * the service is asked as if it were absent.
    */
   verdict?: string;
@@ -63,7 +73,8 @@ export interface VerdictResult {
   reason?: Reason;
   detail?: string;
 }
-"#;
+"#
+);
 
 /// Renders one badge into `container` (replacing its content; a "checking"
 /// placeholder at once) and resolves to the state it rendered. Never rejects:
@@ -74,7 +85,7 @@ export interface VerdictResult {
 #[wasm_bindgen(js_name = renderBadge, unchecked_return_type = "Promise<BadgeState>")]
 pub fn render_badge(
     #[wasm_bindgen(unchecked_param_type = "Element | null")] container: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LookupOptions")] options: JsValue,
 ) -> Promise {
     let Some(badge) = render::Badge::mount(&container) else {
         warn("renderBadge: container is not an element");
@@ -100,7 +111,7 @@ pub fn render_badge(
 #[cfg(any(feature = "lookup", feature = "agent"))]
 #[wasm_bindgen(js_name = lookupVerdict, unchecked_return_type = "Promise<VerdictResult>")]
 pub fn lookup_verdict(
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LookupOptions")] options: JsValue,
 ) -> Promise {
     let options = options::from_js(&options);
     spawn(Box::pin(async move {

@@ -40,7 +40,7 @@ export interface FetchedVerdict {
 /// verdict.
 #[wasm_bindgen(js_name = fetchVerdict, unchecked_return_type = "Promise<FetchedVerdict>")]
 pub fn fetch_verdict(
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LookupOptions")] options: JsValue,
 ) -> Promise {
     let options = options::from_js(&options);
     spawn(Box::pin(async move {
@@ -90,7 +90,7 @@ async fn fetched(options: &LookupOptions) -> (Evaluation, Option<String>, String
 /// seller's server may go on inlining or stapling it without asking again.
 #[wasm_bindgen(js_name = inlinedUntil)]
 pub fn inlined_until(
-    #[wasm_bindgen(unchecked_param_type = "BadgeOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LookupOptions")] options: JsValue,
 ) -> Option<f64> {
     let options = options::from_js(&options).ok()?;
     let until = (options.lookup).inlined_until(options.verdict.as_deref()?, now())?;

@@ -1,13 +1,14 @@
-import type { BadgeOptions, VerdictResult } from "./x402_verdict.js";
-import type { PolicyName } from "./verdict-types";
+// Types of the package's entry (index.js). The types of what the wasm reads
+// and returns are its glue's (src/lookup.rs, src/guard.rs).
+import type { LookupOptions, PolicyName, VerdictResult } from "./x402_verdict.js";
 
-export type { BadgeOptions as LookupOptions, VerdictResult } from "./x402_verdict.js";
+export type { LookupOptions, VerdictResult };
 
 /** Looks one endpoint up; resolves to the MCP `lookup_verdict` tool's structured result. Never rejects. */
-export function lookupVerdict(options: BadgeOptions): Promise<VerdictResult>;
+export function lookupVerdict(options: LookupOptions): Promise<VerdictResult>;
 
 /** Looks one endpoint up; resolves to the MCP `endpoint_status` tool's structured result (the same). Never rejects. */
-export function endpointStatus(options: BadgeOptions): Promise<VerdictResult>;
+export function endpointStatus(options: LookupOptions): Promise<VerdictResult>;
 
 /** One accepted payment option, as the x402 client sees it (v2 or v1). */
 export interface PaymentRequirement {
@@ -25,8 +26,8 @@ export type PolicyFunction = (
   requirement: PaymentRequirement,
 ) => boolean | { abort: true; reason: string } | Promise<boolean | { abort: true; reason: string }>;
 
-/** The guard's options. */
-export interface GuardOptions {
+/** The guard's options: `timeoutMs` and `strict` as a lookup's. */
+export interface GuardOptions extends Pick<LookupOptions, "timeoutMs" | "strict"> {
   /** The verification service's base URL (absolute http(s)). Absent: every lookup reads `unknown`. */
   baseUrl?: string;
   /**
@@ -34,11 +35,7 @@ export interface GuardOptions {
    * Absent: the keys the service publishes at `/v0/verification-keys`
    * (kept per Cache-Control; `unverifiable` when they cannot be had).
    */
-  publicKey?: BadgeOptions["publicKey"];
-  /** Whole-exchange timeout in milliseconds, 1 to 60000 (default 3000). */
-  timeoutMs?: number;
-  /** Require a valid signature for a positive result (default false). */
-  strict?: boolean;
+  publicKey?: LookupOptions["publicKey"];
   /** `"avoid-revoked"` (default), `"require-human-backed"`, or a function. */
   policy?: Exclude<PolicyName, "function"> | PolicyFunction;
   /**

@@ -1,3 +1,6 @@
+// Types of the package's seller module (seller.js).
+import type { LookupOptions } from "./x402_verdict.js";
+
 export type { FetchedVerdict } from "./x402_verdict.js";
 
 /** One endpoint, as a 402 response names it. */
@@ -7,16 +10,14 @@ export interface Endpoint {
   resourceUrl: string;
 }
 
-/** What every verdict the seller fetches is checked against, and how it is asked for. */
-export interface ServiceOptions {
+/** What every verdict the seller fetches is checked against, and how it is asked for (`timeoutMs`: each request's, as a lookup's). */
+export interface ServiceOptions extends Pick<LookupOptions, "timeoutMs"> {
   /** The verification service's base URL (absolute http(s)). */
   baseUrl: string;
   /** Trusted keys: one base64 Ed25519 key or a list of them (the badge needs them to take an inlined verdict). */
   publicKey: string | string[];
   /** Require a valid signature for a positive result (default true). */
   strict?: boolean;
-  /** Whole-exchange timeout of each request, in milliseconds, 1 to 60000 (default 3000). */
-  timeoutMs?: number;
 }
 
 /** A cache of verdicts for a seller's server. */

@@ -27,11 +27,13 @@
 // (paywallWords) and the extension's names and value (stapleNames,
 // stapledExtension). This file keeps and writes; where its snippets go in a
 // provider's page is ./placement.js's (an HTML parser's, never a text search).
+// The badge's attributes are the badge package's (../options.js), the wasm
+// embed.js loads from beside itself the build's (./files.js): the build
+// bundles them in.
 import { engine } from "./engine.js";
 import { withBadges } from "./placement.js";
-
-/** The wasm embed.js loads from beside itself (wasm-pack.toml's [embed-build] out-name). */
-const EMBED_WASM = "x402_verdict_embed_bg.wasm";
+import { FIELDS, MARK, attributeOf } from "../options.js";
+import { EMBED_WASM } from "./files.js";
 
 /** `value` as HTML text or a quoted attribute value: every character that could end either escaped. */
 function escape(value) {
@@ -146,20 +148,18 @@ const nonceOf = (nonce) => (typeof nonce === "function" ? nonce() : nonce);
 
 /**
  * The badge's element for one endpoint, as HTML text: a `<span
- * data-x402-verdict>` with the options as its data- attributes, the
- * `verdict` inlined when given; every value escaped.
+ * data-x402-verdict>` with the options as its data- attributes (`strict`,
+ * true unless told, as one without a value), the `verdict` inlined when
+ * given; every value escaped.
  */
-export function badgeHtml({ baseUrl, publicKey, strict = true, timeoutMs, theme, loading, chain, payTo, resourceUrl, verdict }) {
-  const attributes = {
-    "base-url": baseUrl, chain, "pay-to": payTo, "resource-url": resourceUrl,
-    "public-key": Array.isArray(publicKey) ? publicKey.join(",") : publicKey,
-    "timeout-ms": timeoutMs, theme, loading, verdict,
-  };
-  let html = "<span data-x402-verdict";
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined && value !== null) html += ` data-${name}="${escape(value)}"`;
+export function badgeHtml({ strict = true, publicKey, ...options }) {
+  const values = { ...options, publicKey: Array.isArray(publicKey) ? publicKey.join(",") : publicKey };
+  let html = `<span ${MARK}`;
+  for (const field of FIELDS) {
+    const value = values[field];
+    if (field !== "strict" && value !== undefined && value !== null) html += ` data-${attributeOf(field)}="${escape(value)}"`;
   }
-  return `${html}${strict ? " data-strict" : ""}></span>`;
+  return `${html}${strict ? ` data-${attributeOf("strict")}` : ""}></span>`;
 }
 
 /**
@@ -176,17 +176,18 @@ export function headHtml({ badgeScriptUrl, nonce }) {
     + `<script src="${escape(badgeScriptUrl)}"${nonced}></script>`;
 }
 
-/** The seller's own 402 page, for a provider given no paywall: its words are the core's. */
-function ownPage() {
+/** The seller's own 402 page, for a provider given no paywall, with the head snippet and the badges' list after its words (the core's). */
+function ownPage(head, list) {
   const [title, text] = engine.paywallWords().map(escape);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>`
-    + `<body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${head}</head>`
+    + `<body><main><h1>${title}</h1><p>${text}</p>${list}</main></body></html>`;
 }
 
 /**
  * A PaywallProvider for the official paymentMiddleware (@x402/express,
  * @x402/hono): the page of `paywall` (a PaywallProvider, such as
- * @x402/paywall's; without one, a 402 page of its own) with a badge for
+ * @x402/paywall's; without one, a 402 page of its own, the badges after its
+ * words) with a badge for
  * each option the payment requirements accept (`resource.url`, each
  * `accepts[].network` and `payTo`), its verdict inlined: the one the 402
  * staples for it (verdictExtension), else one kept warm; and the head
@@ -199,7 +200,6 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
   return {
     cache,
     generateHtml(paymentRequired, config) {
-      const page = paywall ? paywall.generateHtml(paymentRequired, config) : ownPage();
       const { endpoints } = engine.endpointsFromPaymentRequired(paymentRequired);
       // Each badge beside the option it speaks of (its address and network),
       // with the verdict the 402 staples for it, else the one kept warm.
@@ -208,8 +208,10 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
         const badge = badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: inlined });
         return `<li>${badge} ${escape(engine.paywallOptionLabel(chain, payTo))}</li>`;
       });
-      const n = nonceOf(nonce);
-      return withBadges(page, headHtml({ badgeScriptUrl, nonce: n }), `<ul data-x402-verdict-paywall>${options.join("")}</ul>`);
+      const head = headHtml({ badgeScriptUrl, nonce });
+      const list = `<ul data-x402-verdict-paywall>${options.join("")}</ul>`;
+      // A provider's page is placed into by an HTML parser; the module's own is written whole.
+      return paywall ? withBadges(paywall.generateHtml(paymentRequired, config), head, list) : ownPage(head, list);
     },
   };
 }

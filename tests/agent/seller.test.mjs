@@ -120,7 +120,8 @@ before(async () => {
   const evm = { scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo: EVM_PAY_TO };
   const svm = { scheme: "exact", price: "$0.01", network: SOLANA_NETWORK, payTo: SOLANA_PAY_TO };
   const routes = Object.fromEntries(TRIAL.map(({ text, path }) => [`GET ${path}`, { accepts: [evm, svm], description: HOSTILE[text] }]));
-  trialPaywall = verdictPaywall({ baseUrl: front.url, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: trialProvider });
+  // At the service itself, not the front: its kept verdicts, fetched anew each minute, must not count as the shop's requests.
+  trialPaywall = verdictPaywall({ baseUrl: service.url, publicKey, badgeScriptUrl: "/pkg/embed.js", paywall: trialProvider });
   trial = await startX402Servers({ paywall: trialPaywall, routes, folders: { "/pkg": PACKAGE } });
 });
 after(async () => {
@@ -207,6 +208,9 @@ test("a paywall page rendered before the first answer carries badges that fetch;
   const cold = await (await fetch(`${shop.url}/weather`, asBrowser)).text();
   assert.equal(cold.match(/<span data-x402-verdict /g)?.length, 2);
   assert.doesNotMatch(cold, /data-verdict=/);
+  // The module's own page: the head snippet in its head, the badges after its words ("each badge below").
+  assert.match(cold, /<script src="\/pkg\/embed\.js"[^>]*><\/script><\/head>/);
+  assert.match(cold, /<\/p><ul data-x402-verdict-paywall>.*<\/ul><\/main><\/body>/);
   // Each badge beside the option it speaks of, so that a buyer can tell them apart.
   for (const { chain, payTo } of weather()) {
     assert.match(cold, new RegExp(`<li><span data-x402-verdict [^>]*data-pay-to="${payTo}"[^>]*></span> to ${payTo} on ${chain}</li>`));
@@ -343,6 +347,8 @@ for (const engine of ENGINES) describe(engine, () => {
   }
 
   test("a browser's GET of a paid route gets the paywall with a badge per option: verified and not verified, with no request from the browser once warm", async () => {
+    // Fetched anew now, so that no kept verdict runs out of its minute while the page loads.
+    paywall.cache.clear();
     for (const endpoint of weather()) await paywall.cache.fetch(endpoint);
     front.requests.length = 0;
     const { tab, states, requests } = await open(`${shop.url}/weather`);
@@ -353,6 +359,7 @@ for (const engine of ENGINES) describe(engine, () => {
   });
 
   test("a seller's own page under a strict Content-Security-Policy with a nonce: its badge, inlined, verified with no request", async () => {
+    paywall.cache.clear();
     await paywall.cache.fetch(weather()[0]);
     front.requests.length = 0;
     const { tab, states, requests } = await open(`${shop.url}/seller`, 1);

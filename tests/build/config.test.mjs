@@ -2,12 +2,12 @@
 // size check read it, a bad setting is named in one line, and Cargo.toml
 // holds no wasm-pack settings of its own.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { buildConfig, shellAssignments } from "../../scripts/build-config.mjs";
+import { buildConfig } from "../../scripts/build-config.mjs";
+import { wasmPackCommand } from "../../scripts/build.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (file) => readFileSync(new URL(file, ROOT), "utf8");
@@ -29,10 +29,16 @@ test("the build reads its settings from wasm-pack.toml", () => {
   const cargo = read("Cargo.toml");
   assert.match(cargo, new RegExp(`^\\[profile\\.${config.profile}\\]$`, "m"));
   assert.doesNotMatch(cargo, /metadata\.wasm-pack/);
-  // What build.sh evaluates, evaluated by bash.
-  const script = `${shellAssignments(config)}\nprintf '%s\\n' "$target" "$out_dir" "\${#wasm_opt_passes[@]}" "$fallback_warning" "$features" "$embed_name" "$challenge_name"`;
-  const printed = execFileSync("bash", ["-c", script], { encoding: "utf8" }).trim().split("\n");
-  assert.deepEqual(printed, ["web", "pkg", String(config.wasmOptPasses.length), config.fallbackWarning, "lookup", "x402_verdict_embed", "x402_verdict_challenge"]);
+  // The wasm-pack command the build runs from them: with the size build
+  // (unstable flags, enabled for it alone), and without (the fallback).
+  const options = { outDir: config.outDir, stem: config.embedName, rustflags: config.jsRustflags, cargoArgs: ["--features", config.embedFeatures.join(",")] };
+  const sized = wasmPackCommand(config, { ...options, sizeBuild: true });
+  const args = ["build", "--no-opt", "--profile", "wasm-release", "--target", "web", "--out-dir", "pkg", "--out-name", "x402_verdict_embed", ".", "--features", "badge"];
+  assert.deepEqual(sized.args, ["--log-level", "warn", ...args, ...config.sizeCargoArgs]);
+  assert.ok(sized.args.includes("-Zbuild-std=std,panic_abort"));
+  assert.deepEqual(sized.env, { RUSTC_BOOTSTRAP: "1", RUSTFLAGS: [...config.sizeRustflags, "-Ctarget-cpu=mvp"].join(" ") });
+  const plain = wasmPackCommand(config, { ...options, sizeBuild: false });
+  assert.deepEqual(plain, { args: ["--log-level", "warn", ...args], env: { RUSTFLAGS: "-Ctarget-cpu=mvp" } });
 });
 
 test("a bad setting is named in one line", () => {

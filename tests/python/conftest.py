@@ -12,10 +12,14 @@
   (one revoked), and a route declaring a resource on another origin.
 - ``hostile``: a verification service that answers after 10 s, after
   300 ms, or with 50 MB; ``DOWN`` is a port nobody listens on.
+
+``serve_registry`` starts the reference service on a registry of one's own
+(test_staple.py's), and ``signed`` signs a verdict as it does.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -171,9 +175,6 @@ class Paid:
 @pytest.fixture(scope="session")
 def paid():
     """The official Python x402 paid server (FastAPI middleware) and its facilitator."""
-    import base64
-
-    import uvicorn
     from fastapi import FastAPI
     from x402 import x402ResourceServer
     from x402.http import FacilitatorConfig, HTTPFacilitatorClient
@@ -209,6 +210,17 @@ def paid():
     for path in ROUTES:
         app.get(path)(lambda: {"paid": True})
 
+    url, stop = serve_asgi(app)
+    yield Paid(url, payments)
+    stop()
+    facilitator.shutdown()
+
+
+def serve_asgi(app) -> tuple[str, object]:
+    """``app`` served by uvicorn on a loopback port from a daemon thread: its URL and
+    a function that stops it."""
+    import uvicorn
+
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     web = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off"))
@@ -217,11 +229,13 @@ def paid():
     deadline = time.monotonic() + 60
     while not web.started and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert web.started, "the paid server did not start"
-    yield Paid(f"http://127.0.0.1:{sock.getsockname()[1]}", payments)
-    web.should_exit = True
-    thread.join(10)
-    facilitator.shutdown()
+    assert web.started, "the server did not start"
+
+    def stop():
+        web.should_exit = True
+        thread.join(10)
+
+    return f"http://127.0.0.1:{sock.getsockname()[1]}", stop
 
 
 def hours(h: float) -> str:
@@ -230,8 +244,8 @@ def hours(h: float) -> str:
     return (now + timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def attested(pay_to: str, resource_url: str, status: str = "active") -> dict:
-    """An attestation of ``pay_to`` at ``resource_url``."""
+def attested(pay_to: str, resource_url: str, status: str = "active", match: str | None = None) -> dict:
+    """An attestation of ``pay_to`` at ``resource_url`` (``match``: ``"path"`` or ``"prefix"``)."""
     entry = {
         "chain": NETWORK, "payTo": pay_to, "resourceUrl": resource_url, "operator": "Weather Co",
         "relatedParty": False, "assuranceLevel": "G", "status": status, "attestedAt": hours(-24 * 30),
@@ -239,33 +253,78 @@ def attested(pay_to: str, resource_url: str, status: str = "active") -> dict:
     }
     if status == "revoked":
         entry["revokedAt"] = hours(-24)
+    if match:
+        entry["match"] = match
     return entry
 
 
 class Service:
     """The reference service: its URL and the demo public key it signs with."""
 
-    def __init__(self, url: str, public_key: str):
+    def __init__(self, url: str, public_key: str, child: subprocess.Popen):
         self.url = url
         self.public_key = public_key
+        self.child = child
+
+    def stop(self):
+        self.child.terminate()
+        self.child.wait(10)
+
+
+def demo_keys() -> Path:
+    """The demo keys, copied where ``serve`` accepts them (mode 0600)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    keys = WORK / "keys.json"
+    shutil.copyfile(ROOT / "demo/keys.json", keys)
+    os.chmod(keys, 0o600)
+    return keys
+
+
+def serve_registry(registry: dict, name: str) -> Service:
+    """``x402-verdict serve`` on ``registry`` (written to ``name``), signing with the demo key."""
+    keys = demo_keys()
+    path = WORK / name
+    path.write_text(json.dumps(registry, indent=2))
+    child = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--registry", str(path), "--keys", str(keys)],
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "error"})
+    line = child.stdout.readline()
+    assert line.startswith("listening on "), f"serve said {line!r}"
+    public_key = json.loads(keys.read_text())["current"]["publicKey"]
+    return Service(line.strip().removeprefix("listening on "), public_key, child)
+
+
+def signed(chain: str, pay_to: str, resource_url: str, outcome: str = "human_backed", age: int = 0,
+           secret: bytes | None = None) -> dict:
+    """A verdict document about the endpoint, issued ``age`` seconds ago, signed as the
+    service signs (RFC 8785 form: sorted, compact JSON of these plain values) by the demo
+    key, or by ``secret`` (a raw Ed25519 seed) under the demo key's keyId."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    demo = json.loads((ROOT / "demo/keys.json").read_text())["current"]
+    now = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(seconds=age)
+    at = lambda t: t.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    verdict = {
+        "v": 1, "chain": chain, "payTo": pay_to, "resourceUrl": resource_url, "outcome": outcome,
+        "assuranceLevel": "G", "verifiedAt": at(now - timedelta(hours=1)), "recheckEveryHours": 24,
+        "issuedAt": at(now), "keyId": demo["keyId"],
+    }
+    key = Ed25519PrivateKey.from_private_bytes(secret or base64.b64decode(demo["secretKey"]))
+    message = b"x402-verdict/v1\n" + json.dumps(verdict, sort_keys=True, separators=(",", ":")).encode()
+    return {"verdict": verdict, "signature": base64.b64encode(key.sign(message)).decode()}
 
 
 @pytest.fixture(scope="session")
 def service(paid):
     """``x402-verdict serve`` with a registry attesting the paid routes."""
-    WORK.mkdir(parents=True, exist_ok=True)
-    keys = WORK / "keys.json"
-    shutil.copyfile(ROOT / "demo/keys.json", keys)
-    os.chmod(keys, 0o600)
-    public_key = json.loads(keys.read_text())["current"]["publicKey"]
+    keys = demo_keys()
     url = paid.url
     verdict = {
         "v": 1, "chain": NETWORK, "payTo": TAMPERED, "resourceUrl": f"{url}/tampered", "outcome": "human_backed",
         "assuranceLevel": "G", "verifiedAt": hours(-1), "recheckEveryHours": 24,
     }
-    signed = json.loads(subprocess.run([BIN, "sign", "--keys", str(keys), "-"], input=json.dumps(verdict),
-                                       capture_output=True, text=True, check=True).stdout)
-    signed["verdict"]["assuranceLevel"] = "A"
+    tampered = json.loads(subprocess.run([BIN, "sign", "--keys", str(keys), "-"], input=json.dumps(verdict),
+                                         capture_output=True, text=True, check=True).stdout)
+    tampered["verdict"]["assuranceLevel"] = "A"
     registry = {
         "attestations": [
             attested(BACKED, f"{url}/backed"),
@@ -274,17 +333,11 @@ def service(paid):
             attested(BACKED, f"{url}/pair"),
             attested(BACKED, ELSEWHERE),
         ],
-        "published": [signed],
+        "published": [tampered],
     }
-    path = WORK / "registry.json"
-    path.write_text(json.dumps(registry, indent=2))
-    child = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--registry", str(path), "--keys", str(keys)],
-                             stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "error"})
-    line = child.stdout.readline()
-    assert line.startswith("listening on "), f"serve said {line!r}"
-    yield Service(line.strip().removeprefix("listening on "), public_key)
-    child.terminate()
-    child.wait(10)
+    started = serve_registry(registry, "registry.json")
+    yield started
+    started.stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """The wheel's types: its package (the guard's Python and the native module's
-stubs) type-checks, and an agent using the API compiles under
-``mypy --strict`` (tests/python/typed/agent.py)."""
+stubs) type-checks, and an agent and a seller using the API compile under
+``mypy --strict`` (tests/python/typed/agent.py, seller.py)."""
 
 from __future__ import annotations
 
@@ -23,3 +23,7 @@ def test_the_package_type_checks():
 
 def test_an_agent_compiles_under_strict():
     mypy("--strict", str(HERE / "typed/agent.py"))
+
+
+def test_a_seller_compiles_under_strict():
+    mypy("--strict", str(HERE / "typed/seller.py"))

@@ -16,6 +16,7 @@ use x402_verdict_core::{
 };
 
 use crate::lookup::{parse_base_url, TrustArgs};
+use crate::out::say;
 use crate::shown::Shown;
 use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError, Verifier};
 
@@ -294,9 +295,9 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
                 if let Some(status) = status {
                     out["status"] = json!(status);
                 }
-                println!("{out}");
+                say!("{out}");
             } else {
-                println!(
+                say!(
                     "{}: it asks for no payment, so there is nothing to check.",
                     Shown(&what)
                 );
@@ -321,11 +322,11 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
         if let Some(status) = status {
             out["status"] = json!(status);
         }
-        println!("{out}");
+        say!("{out}");
     } else {
         for (option, (result, _)) in challenge.options.iter().zip(&results) {
             let e = &option.endpoint;
-            println!(
+            say!(
                 "network {}, asset {}, amount {}, payTo {}, scheme {}, resource {}: {}",
                 e.chain(),
                 option.asset,

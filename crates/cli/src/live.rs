@@ -20,6 +20,7 @@ use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{DiscoveryItem, Evaluation};
 
 use crate::check::{look_up, CheckError, HttpMethod, Read, Resource};
+use crate::out::say;
 use crate::scan::ScanError;
 
 /// How a live scan reads: its politeness, its bound overall, its timeout
@@ -202,12 +203,12 @@ fn print(rows: &[LiveRow], results: &[(Evaluation, Source)], json: bool) {
                 line["result"] = serde_json::to_value(result).unwrap_or(Value::Null);
                 line[SOURCE_MEMBER] = Value::from(source.as_str());
             }
-            println!("{line}");
+            say!("{line}");
         } else {
             let e = &row.option.endpoint;
             let verdict =
                 result.map_or_else(|| "no verdict looked up.".to_owned(), Evaluation::text_line);
-            println!(
+            say!(
                 "network {}, payTo {}, resource {}: {}; {verdict}",
                 e.chain(),
                 e.pay_to(),

@@ -9,6 +9,8 @@ use x402_verdict_core::{
 
 use x402_verdict_consumer::{parse_timeout, HttpClientError, Verifier};
 
+use crate::out::say;
+
 /// Options of `lookup`.
 #[derive(clap::Args, Debug)]
 pub struct LookupArgs {
@@ -104,9 +106,9 @@ pub async fn lookup(args: LookupArgs) -> Result<(), LookupError> {
     let result = verifier.check(endpoint).await;
     if args.json {
         let json = serde_json::to_string(&result)?;
-        println!("{json}");
+        say!("{json}");
     } else {
-        println!("{}", result.text_line());
+        say!("{}", result.text_line());
     }
     Ok(())
 }

@@ -11,6 +11,7 @@ mod live;
 mod lookup;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod out;
 mod scan;
 mod shown;
 

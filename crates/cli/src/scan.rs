@@ -25,6 +25,7 @@ use x402_verdict_core::{
 
 use crate::live::{scan_live, LiveOptions};
 use crate::lookup::{parse_base_url, TrustArgs};
+use crate::out::say;
 use crate::shown::Shown;
 use x402_verdict_consumer::polite::Politeness;
 use x402_verdict_consumer::{HttpClientError, Verifier};
@@ -239,10 +240,10 @@ pub async fn scan(args: ScanArgs) -> Result<(), ScanError> {
         if args.json {
             let mut line = serde_json::to_value(&option).unwrap_or(Value::Null);
             line["result"] = serde_json::to_value(&result).unwrap_or(Value::Null);
-            println!("{line}");
+            say!("{line}");
         } else {
             let e = &option.endpoint;
-            println!(
+            say!(
                 "network {}, payTo {}, resource {}: {}",
                 e.chain(),
                 e.pay_to(),

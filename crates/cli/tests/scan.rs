@@ -457,3 +457,37 @@ async fn progress_goes_to_a_terminal_only() {
     let (code, _, err) = scan(&[&format!("{facilitator}/good")]).await;
     assert_eq!((code, err.as_str()), (0, ""));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_scan_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    // A saved page of 1,000 items, looked up at a closed port: some 300 KB of
+    // lines, more than a pipe holds, so the command is still writing when
+    // its reader (`| head -n 1`) has gone.
+    let dir = scratch("closed-pipe");
+    let items: Vec<Value> = (0..1000).map(numbered).collect();
+    let paging = Paging {
+        limit: 1000,
+        offset: 0,
+    };
+    let saved = dir.join("listing.json");
+    std::fs::write(&saved, page_of(&items, &paging, 1000).to_string()).unwrap();
+    let mut child = Command::new(BIN)
+        .args(["scan", "--from-file", saved.to_str().unwrap()])
+        .args(["--base-url", "http://127.0.0.1:9", "--timeout-ms", "1000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("item/"), "{first}");
+    // The reader goes away.
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(output.status.code(), Some(0), "{err}");
+}

@@ -11,18 +11,22 @@
 
 pub mod polite;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+mod kept;
+mod paying;
+mod stapling;
 
-use futures_util::future::{BoxFuture, FutureExt, Shared};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use futures_util::future::FutureExt;
 use reqwest::redirect::Policy;
 use x402_verdict_core::staple::Source;
 use x402_verdict_core::{
-    check_timeout_ms, reuse_seconds, BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response,
-    TimeoutError, Timestamp, TrustedKeys, MAX_BODY_BYTES, MAX_KEPT_ANSWERS, MAX_REDIRECTS,
-    VERDICT_MEDIA_TYPE,
+    check_timeout_ms, BaseUrl, Endpoint, Evaluation, FetchFailure, Lookup, Response, TimeoutError,
+    Timestamp, TrustedKeys, MAX_BODY_BYTES, MAX_REDIRECTS, VERDICT_MEDIA_TYPE,
 };
+
+use kept::{Answer, Kept};
 
 /// The HTTP client cannot start (its TLS back end, reached by `source()`).
 #[derive(Debug, thiserror::Error)]
@@ -54,11 +58,10 @@ pub fn parse_timeout(text: &str) -> Result<u32, TimeoutArgError> {
 
 /// An error and each of its causes, one after the other, as the command
 /// and the Python package show them: `registry.json: No such file or
-/// directory (os error 2)`. The convention of this project's errors: each
-/// level's `Display` says what went wrong at that level, and the cause is
-/// reached by `source()`, never both; so each level is written once. For
-/// the core's errors this is the line the core writes itself
-/// (`x402_verdict_core::line`), as the badge shows it.
+/// directory (os error 2)`, each level's `Display` followed by its
+/// `source()`'s (the project's error convention: docs/building.md,
+/// "Conventions"). For the core's errors this is the line the core writes
+/// itself (`x402_verdict_core::line`).
 pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -138,64 +141,6 @@ pub struct Verifier {
     kept: Option<Arc<Kept>>,
 }
 
-/// One answer received: its status and body, kept until `until`.
-#[derive(Clone, Debug)]
-struct Answer {
-    status: u16,
-    body: Arc<[u8]>,
-    until: Instant,
-}
-
-/// A request under way for one verdict URL, which every lookup of it awaits.
-type Asking = Shared<BoxFuture<'static, Result<Answer, FetchError>>>;
-
-/// Answers kept for reuse, by verdict URL: as long as the service's
-/// `Cache-Control` allows (at most an hour), at most
-/// [`MAX_KEPT_ANSWERS`] at once; failures are never kept (the core's
-/// [`reuse_seconds`](x402_verdict_core::reuse_seconds) rules, as the badge keeps them).
-/// Lookups of one URL at once share one request.
-#[derive(Debug, Default)]
-struct Kept {
-    answers: Mutex<HashMap<String, Answer>>,
-    asking: Mutex<HashMap<String, Asking>>,
-}
-
-impl Kept {
-    /// The answer kept for `url`, unless it has expired.
-    fn get(&self, url: &str) -> Option<Answer> {
-        let kept = self.answers.lock().ok()?;
-        kept.get(url).filter(|a| a.until > Instant::now()).cloned()
-    }
-
-    /// Keeps `answer` for `url` (expired answers go first; past the limit,
-    /// it is not kept).
-    fn keep(&self, url: &str, answer: Answer) {
-        let Ok(mut kept) = self.answers.lock() else {
-            return;
-        };
-        let now = Instant::now();
-        kept.retain(|_, a| a.until > now);
-        if kept.len() < MAX_KEPT_ANSWERS as usize || kept.contains_key(url) {
-            kept.insert(url.to_owned(), answer);
-        }
-    }
-
-    /// The request under way for `url`, or the one `start` starts.
-    fn asking(&self, url: &str, start: impl FnOnce() -> Asking) -> Asking {
-        match self.asking.lock() {
-            Ok(mut asking) => asking.entry(url.to_owned()).or_insert_with(start).clone(),
-            Err(_) => start(),
-        }
-    }
-
-    /// The request for `url` is answered: the next lookup asks anew.
-    fn answered(&self, url: &str) {
-        if let Ok(mut asking) = self.asking.lock() {
-            asking.remove(url);
-        }
-    }
-}
-
 impl Verifier {
     /// A verifier with its own HTTP client.
     ///
@@ -236,31 +181,24 @@ impl Verifier {
         let Some(base_url) = &self.base_url else {
             return Evaluation::no_service();
         };
-        let url = base_url.verdict_url(&endpoint);
-        let lookup = self.lookup(endpoint);
+        let answer = self.answer(base_url.verdict_url(&endpoint)).await;
+        judge(&self.lookup(endpoint), &answer)
+    }
+
+    /// The answer to a GET of `url` within the timeout: the one kept, when
+    /// this verifier keeps answers and one may be reused; else a request,
+    /// shared by the lookups of `url` at once and kept as its
+    /// `Cache-Control` allows.
+    async fn answer(&self, url: String) -> Result<Answer, FetchError> {
         let (client, timeout) = (self.client.clone(), self.timeout);
-        let answer = match &self.kept {
-            None => fetch_verdict(client, url, timeout, None).await,
-            Some(kept) => match kept.get(&url) {
-                Some(answer) => Ok(answer),
-                None => {
-                    let start =
-                        || fetch_verdict(client, url.clone(), timeout, Some(Arc::clone(kept)));
-                    kept.asking(&url, || start().boxed().shared()).await
-                }
-            },
+        let Some(kept) = &self.kept else {
+            return fetch_kept(client, url, timeout, None).await;
         };
-        let now = now();
-        match answer {
-            Err(unfetched) => lookup.evaluate(unfetched.response(), now),
-            Ok(answer) => lookup.evaluate(
-                Response::Http {
-                    status: answer.status,
-                    body: &answer.body,
-                },
-                now,
-            ),
+        if let Some(answer) = kept.get(&url) {
+            return Ok(answer);
         }
+        let start = || fetch_kept(client, url.clone(), timeout, Some(Arc::clone(kept)));
+        kept.asking(&url, || start().boxed().shared()).await
     }
 
     /// Looks `endpoint` up as [`Verifier::check`] does, unless `stapled`
@@ -308,10 +246,19 @@ fn now() -> Timestamp {
     Timestamp::from_system_time(SystemTime::now())
 }
 
-/// GETs the verdict at `url` within `timeout`; with `kept`, keeps the
-/// answer when its `Cache-Control` allows, and ends the request shared
-/// under `url`.
-async fn fetch_verdict(
+/// `lookup`'s result for `answer`, now.
+fn judge(lookup: &Lookup, answer: &Result<Answer, FetchError>) -> Evaluation {
+    let response = match answer {
+        Err(failed) => failed.response(),
+        Ok(answer) => answer.response(),
+    };
+    lookup.evaluate(response, now())
+}
+
+/// GETs `url` (a verdict, or the keys document) within `timeout`; with
+/// `kept`, keeps the answer when its `Cache-Control` allows, and ends the
+/// request shared under `url`.
+async fn fetch_kept(
     client: reqwest::Client,
     url: String,
     timeout: Duration,
@@ -324,7 +271,7 @@ async fn fetch_verdict(
     .await
     .map_err(|_| FetchError::from(FetchFailure::Timeout))
     .and_then(|fetched| fetched);
-    let answered = fetched.map(answer_of);
+    let answered = fetched.map(|r| Answer::new(r.status, r.body, &r.cache_control));
     if let Some(kept) = kept {
         if let Ok((answer, reuse)) = &answered {
             if *reuse > 0 {
@@ -334,17 +281,6 @@ async fn fetch_verdict(
         kept.answered(&url);
     }
     answered.map(|(answer, _)| answer)
-}
-
-/// The answer `fetched` is, and the seconds it may be kept.
-fn answer_of(fetched: Received) -> (Answer, u32) {
-    let reuse = reuse_seconds(&fetched.cache_control);
-    let answer = Answer {
-        status: fetched.status,
-        body: fetched.body.into(),
-        until: Instant::now() + Duration::from_secs(reuse.into()),
-    };
-    (answer, reuse)
 }
 
 /// What a GET received: the status, the `Cache-Control` (empty when
@@ -457,14 +393,6 @@ async fn fetch(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn answer(seconds: u64) -> Answer {
-        Answer {
-            status: 404,
-            body: Arc::from(&b"{}"[..]),
-            until: Instant::now() + Duration::from_secs(seconds),
-        }
-    }
 
     /// A level and its cause, as this project writes errors.
     #[derive(Debug, thiserror::Error)]
@@ -581,27 +509,5 @@ mod tests {
         );
         // A rule that completes its error's sentence is no cause.
         agree(&keys, "the public key is not base64");
-    }
-
-    #[test]
-    fn kept_answers_expire_and_stop_at_the_limit() {
-        let kept = Kept::default();
-        kept.keep("a", answer(60));
-        assert_eq!(kept.get("a").map(|a| a.status), Some(404));
-        kept.keep("b", answer(0));
-        assert!(kept.get("b").is_none(), "an expired answer is never reused");
-        for i in 1..MAX_KEPT_ANSWERS {
-            kept.keep(&i.to_string(), answer(60));
-        }
-        kept.keep("over", answer(60));
-        assert!(
-            kept.get("over").is_none(),
-            "past the limit, a new answer is not kept"
-        );
-        kept.keep("a", answer(120));
-        assert!(
-            kept.get("a").is_some(),
-            "a kept answer may be renewed at the limit"
-        );
     }
 }

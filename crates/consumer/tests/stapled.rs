@@ -1,17 +1,24 @@
 //! A verdict stapled to the 402 stands in for the request when the core
 //! takes it, and is otherwise ignored: the endpoint is looked up as if
-//! nothing were stapled (the service's requests counted on loopback).
+//! nothing were stapled (the service's requests counted on loopback). The
+//! guard's lookup without configured keys (`check_paying`: the keys the
+//! service publishes), and the seller's side (`stapled_verdict`: answered
+//! at once, fetched in the background).
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
 
 use x402_verdict_consumer::Verifier;
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::json::Object;
 use x402_verdict_core::staple::Source;
+use x402_verdict_core::SignatureStatus;
 use x402_verdict_core::{sign_verdict, BaseUrl, Endpoint, State, Timestamp, TrustedKeys};
 
 const PAY_TO: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -35,9 +42,18 @@ fn signed(outcome: &str, age: i64, key: &SigningKey) -> String {
     sign_verdict(Object::parse(verdict.as_bytes()).unwrap(), key).unwrap()
 }
 
-/// A loopback service answering every request with `body`, and how many
-/// requests it has had.
+/// A loopback service answering every request with `body` (kept by
+/// nobody), and how many requests it has had.
 fn service(body: String) -> (BaseUrl, Arc<AtomicUsize>) {
+    serve(move |_| (body.clone(), "no-store"))
+}
+
+/// A loopback service answering each request with what `answer` gives for
+/// its request line (the body, and its `Cache-Control`), and how many
+/// requests it has had.
+fn serve(
+    answer: impl Fn(&str) -> (String, &'static str) + Send + 'static,
+) -> (BaseUrl, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = BaseUrl::parse(&format!("http://{}", listener.local_addr().unwrap())).unwrap();
     let asked = Arc::new(AtomicUsize::new(0));
@@ -46,10 +62,11 @@ fn service(body: String) -> (BaseUrl, Arc<AtomicUsize>) {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             let mut request = [0; 4096];
-            let _ = stream.read(&mut request);
+            let n = stream.read(&mut request).unwrap_or(0);
             counter.fetch_add(1, Ordering::SeqCst);
+            let (body, cache) = answer(&String::from_utf8_lossy(&request[..n]));
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: {cache}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
                 body.len()
             );
             let _ = stream.write_all((head + &body).as_bytes());
@@ -97,4 +114,76 @@ async fn a_fresh_valid_staple_asks_nothing_and_anything_else_asks_the_service() 
         );
         assert_eq!(asked.load(Ordering::SeqCst), i + 1, "{name}: one request");
     }
+}
+
+/// A service publishing `key`'s public key and answering verdicts with
+/// `verdict`, both kept a minute: its URL, and the requests it had for
+/// verdicts and for its keys.
+fn publishing(verdict: String, key: &SigningKey) -> (BaseUrl, Arc<AtomicUsize>, Arc<AtomicUsize>) {
+    let public = STANDARD.encode(key.verifying_key().as_bytes());
+    let keys = format!(r#"{{"keys":[{{"algorithm":"Ed25519","publicKey":"{public}"}}]}}"#);
+    let (verdicts, keys_asked) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let counters = (Arc::clone(&verdicts), Arc::clone(&keys_asked));
+    let (base, _) = serve(move |request| {
+        let (counter, body) = if request.starts_with("GET /v0/verification-keys") {
+            (&counters.1, &keys)
+        } else {
+            (&counters.0, &verdict)
+        };
+        counter.fetch_add(1, Ordering::SeqCst);
+        (body.clone(), "max-age=60")
+    });
+    (base, verdicts, keys_asked)
+}
+
+#[tokio::test]
+async fn without_keys_a_staple_costs_the_keys_document_once() {
+    let (base, verdicts, keys) = publishing(signed("revoked", 0, &key()), &key());
+    let verifier = Verifier::new(Some(base), TrustedKeys::none(), true, 5000)
+        .unwrap()
+        .keeping_answers();
+    let good = signed("human_backed", 0, &key());
+    for _ in 0..2 {
+        let (result, source) = verifier.check_paying(endpoint(), Some(&good)).await;
+        assert_eq!(
+            (result.state, source),
+            (State::HumanBacked, Source::Stapled)
+        );
+    }
+    assert_eq!(keys.load(Ordering::SeqCst), 1, "the keys, kept");
+    assert_eq!(verdicts.load(Ordering::SeqCst), 0);
+    // Another key's staple: looked up live, under the published keys.
+    let other = signed("human_backed", 0, &SigningKey::from_bytes(&[7; 32]));
+    let (result, source) = verifier.check_paying(endpoint(), Some(&other)).await;
+    assert_eq!((result.state, source), (State::Revoked, Source::Fetched));
+    assert_eq!(result.signature, SignatureStatus::Valid);
+    assert_eq!(verdicts.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_seller_staples_at_once_what_it_keeps_and_fetches_the_rest_behind() {
+    let (base, verdicts, _) = publishing(signed("human_backed", 0, &key()), &key());
+    let keys = TrustedKeys::from_keys([key().verifying_key()]);
+    let seller = Verifier::new(Some(base.clone()), keys, true, 5000)
+        .unwrap()
+        .keeping_answers();
+    assert_eq!(seller.stapled_verdict(endpoint()), None, "nothing kept yet");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let stapled = loop {
+        if let Some(text) = seller.stapled_verdict(endpoint()) {
+            break text;
+        }
+        assert!(Instant::now() < deadline, "fetched in the background");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert!(stapled.contains("human_backed"));
+    assert_eq!(verdicts.load(Ordering::SeqCst), 1, "one request");
+    // Without configured keys nothing is stapled: the core takes no
+    // unchecked verdict in place of a request.
+    let keyless = Verifier::new(Some(base), TrustedKeys::none(), true, 5000)
+        .unwrap()
+        .keeping_answers();
+    keyless.stapled_verdict(endpoint());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(keyless.stapled_verdict(endpoint()), None);
 }

@@ -194,7 +194,7 @@ display_from_words!(KeyId);
 error_without_cause!(KeyError, KeysError);
 
 /// The public keys a consumer trusts, each under the keyId computed from it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedKeys {
     keys: Vec<(KeyId, VerifyingKey)>,
     /// The keys were sought from the service ([`TrustedKeys::published`]):

@@ -4,116 +4,35 @@
 //! decisions, made by the core (`x402_verdict_core::guard`). The package's
 //! Python only re-exports this module and hooks the official x402 client.
 //!
-//! Every lookup runs on one Tokio runtime with the GIL released: a sync
-//! lookup blocks its own thread only; an async one is the sync one on the
-//! event loop's default executor, and never blocks the loop.
+//! Every lookup runs on one Tokio runtime. One that needs no waiting (a
+//! kept answer, a verdict stapled to the 402) is done at once, the GIL
+//! held; any other waits with the GIL released: a sync lookup blocks its
+//! own thread only; an async one is the sync one on the event loop's
+//! default executor, and never blocks the loop.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+use std::future::Future;
+use std::pin::{pin, Pin};
 use std::sync::OnceLock;
 
-use futures_util::future::join_all;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use futures_util::FutureExt;
+
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyTuple};
 use tokio::runtime::{Builder, Runtime};
-use x402_verdict_core::guard::{preference, Policy};
-use x402_verdict_core::json::Value as Json;
 use x402_verdict_core::{
-    check_timeout_ms, line, BaseUrl, Endpoint, Evaluation, OptionError, OptionRule, OptionsError,
-    TimeoutError, TrustedKeys, DEFAULT_TIMEOUT_MS, OPTION_NAMES,
+    check_timeout_ms, BaseUrl, OptionRule, TimeoutError, TrustedKeys, DEFAULT_TIMEOUT_MS,
 };
 
-/// The Python names of the core's options, in the order of [`OPTION_NAMES`].
-const PYTHON_NAMES: [&str; 7] = [
-    "base_url",
-    "chain",
-    "pay_to",
-    "resource_url",
-    "public_keys",
-    "timeout_ms",
-    "strict",
-];
+use guard::{decide, payment_checks, policy_name, policy_of, rank, staple_of, Asked, PaymentCheck};
+use values::{endpoint_of, given, invalid, keys_value, result_dict, text, value_error};
 
-/// The Python name of the core's option `name`.
-fn python_name(name: &str) -> &'static str {
-    OPTION_NAMES
-        .iter()
-        .position(|known| *known == name)
-        .map_or("argument", |i| PYTHON_NAMES[i])
-}
-
-/// A `ValueError` whose one line is the core's line for `problem`.
-fn value_error(problem: &OptionsError) -> PyErr {
-    PyValueError::new_err(line(problem))
-}
-
-/// The one invalid argument `option`, as [`OptionsError`].
-fn invalid(option: &'static str, rule: OptionRule) -> OptionsError {
-    OptionsError::Invalid(vec![OptionError { option, rule }])
-}
-
-/// The text of a Python `str`; `None` for anything else.
-fn text(value: &Bound<'_, PyAny>) -> Option<String> {
-    if value.is_instance_of::<PyString>() {
-        value.extract().ok()
-    } else {
-        None
-    }
-}
-
-/// The endpoint three Python values name (`None` for one absent), or every
-/// problem with them in the core's words.
-fn endpoint_of(values: [Option<&Bound<'_, PyAny>>; 3]) -> Result<Endpoint, OptionsError> {
-    let mut problems = Vec::new();
-    let mut texts = Vec::new();
-    for (value, option) in values.into_iter().zip(&PYTHON_NAMES[1..4]) {
-        match given(value) {
-            None => problems.push(OptionError {
-                option,
-                rule: OptionRule::Missing,
-            }),
-            Some(value) => match text(value) {
-                Some(text) => texts.push(text),
-                None => problems.push(OptionError {
-                    option,
-                    rule: OptionRule::NotAString,
-                }),
-            },
-        }
-    }
-    match texts.as_slice() {
-        [chain, pay_to, resource_url] if problems.is_empty() => {
-            Endpoint::new(chain, pay_to, resource_url)
-                .map_err(|e| invalid(python_name(e.field), OptionRule::Endpoint(e.rule)))
-        }
-        _ => Err(OptionsError::Invalid(problems)),
-    }
-}
-
-/// `public_keys` as the JSON value the core reads keys from: a string, or
-/// a list or tuple of them (anything else is no key configuration).
-fn keys_value(value: &Bound<'_, PyAny>) -> Json {
-    let item = |v: Bound<'_, PyAny>| text(&v).map_or(Json::Null, Json::String);
-    if let Some(text) = text(value) {
-        Json::String(text)
-    } else if let Ok(list) = value.cast::<PyList>() {
-        Json::Array(list.iter().map(item).collect())
-    } else if let Ok(tuple) = value.cast::<PyTuple>() {
-        Json::Array(tuple.iter().map(item).collect())
-    } else {
-        Json::Null
-    }
-}
-
-/// The structured result as a Python `dict`, keys in the order of
-/// `x402-verdict lookup --json`.
-fn result_dict(py: Python<'_>, result: &Evaluation) -> PyResult<Py<PyAny>> {
-    let json = serde_json::to_string(result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let dict = py.import("json")?.call_method1("loads", (json,))?;
-    Ok(dict.unbind())
-}
+mod extension;
+mod guard;
+mod values;
 
 /// The runtime every lookup runs on, created at the first lookup: one
 /// worker thread drives the connections and timers while each lookup runs
@@ -132,6 +51,41 @@ fn runtime() -> PyResult<&'static Runtime> {
     built
         .as_ref()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the lookups' runtime: {e}")))
+}
+
+/// `work`'s output when it needs no waiting (a kept answer, a verdict
+/// stapled to the 402): polled once in the runtime's context, with the GIL
+/// held, so that such a lookup costs no hand-over of the GIL (which, with
+/// another Python thread busy, can take the interpreter's switch interval).
+/// A request it starts goes on, shared, for the next poll.
+fn at_once<F: Future>(work: Pin<&mut F>) -> PyResult<Option<F::Output>> {
+    let _entered = runtime()?.enter();
+    Ok(work.now_or_never())
+}
+
+/// `work`'s output: at once when it needs no waiting ([`at_once`]), else
+/// on the runtime with the GIL released.
+fn finish<F>(py: Python<'_>, work: F) -> PyResult<F::Output>
+where
+    F: Future + Send,
+    F::Output: Send,
+{
+    let mut work = pin!(work);
+    if let Some(output) = at_once(work.as_mut())? {
+        return Ok(output);
+    }
+    let runtime = runtime()?;
+    Ok(py.detach(|| runtime.block_on(work)))
+}
+
+/// An awaitable already done with `value`, on the running event loop.
+fn done<'py>(py: Python<'py>, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let future = py
+        .import("asyncio")?
+        .call_method0("get_running_loop")?
+        .call_method0("create_future")?;
+    future.call_method1("set_result", (value,))?;
+    Ok(future)
 }
 
 /// `verifier.method(*args)` as an awaitable that never blocks the running
@@ -154,124 +108,6 @@ fn in_executor<'py>(
 #[pyclass(frozen, module = "x402_verdict")]
 struct Verifier {
     inner: x402_verdict_consumer::Verifier,
-}
-
-/// One payment option as the guard asks about it: its endpoint (or the
-/// core's words for why its values name none) and its declared resource.
-struct Asked {
-    endpoint: Result<Endpoint, String>,
-    resource: String,
-}
-
-/// `value`, unless absent or `None`.
-fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
-    value.filter(|v| !v.is_none())
-}
-
-/// The attribute `name` of `object`, unless absent or `None`.
-fn attribute<'py>(object: &Bound<'py, PyAny>, name: &str) -> Option<Bound<'py, PyAny>> {
-    object.getattr(name).ok().filter(|v| !v.is_none())
-}
-
-impl Asked {
-    /// The option `requirement` of `payment_required` (x402's
-    /// `PaymentRequired` and `PaymentRequirements`, v2 or v1): its
-    /// `network`, `pay_to`, and the resource v2 declares once
-    /// (`payment_required.resource.url`) and v1 on each option (`resource`).
-    fn of(payment_required: &Bound<'_, PyAny>, requirement: &Bound<'_, PyAny>) -> Asked {
-        let resource = attribute(payment_required, "resource")
-            .and_then(|resource| attribute(&resource, "url"))
-            .or_else(|| attribute(requirement, "resource"));
-        let chain = attribute(requirement, "network");
-        let pay_to = attribute(requirement, "pay_to");
-        Asked {
-            endpoint: endpoint_of([chain.as_ref(), pay_to.as_ref(), resource.as_ref()])
-                .map_err(|problem| line(&problem)),
-            resource: resource.as_ref().and_then(text).unwrap_or_default(),
-        }
-    }
-}
-
-/// What the core decided for one payment option (the guard's use).
-#[pyclass(frozen, module = "x402_verdict")]
-struct PaymentCheck {
-    /// The lookup's structured result.
-    #[pyo3(get)]
-    result: Py<PyAny>,
-    /// Whether the policy pays this option (always under a policy function,
-    /// until [`PaymentCheck::answered`]).
-    #[pyo3(get)]
-    pays: bool,
-    /// 0 human-backed, 1 unknown, 2 revoked: options are preferred in this order.
-    #[pyo3(get)]
-    preference: u8,
-    /// The one line the guard aborts with when it does not pay this option.
-    #[pyo3(get)]
-    refusal: String,
-}
-
-#[pymethods]
-impl PaymentCheck {
-    /// The decision once the agent's policy function answered `answer`:
-    /// `True` pays; an `AbortResult` (anything with a `str` `reason`)
-    /// refuses with its own reason; anything else (`False`, `None`, an
-    /// exception) refuses with the core's line.
-    fn answered(&self, py: Python<'_>, answer: &Bound<'_, PyAny>) -> PaymentCheck {
-        let pays = answer.is_instance_of::<PyBool>() && answer.is_truthy().unwrap_or(false);
-        let own = attribute(answer, "reason").as_ref().and_then(text);
-        PaymentCheck {
-            result: self.result.clone_ref(py),
-            pays,
-            preference: self.preference,
-            refusal: own
-                .filter(|_| !pays)
-                .unwrap_or_else(|| self.refusal.clone()),
-        }
-    }
-}
-
-/// Looks every option in `asked` up at once and decides on each under `policy`.
-async fn decide(
-    verifier: x402_verdict_consumer::Verifier,
-    asked: Vec<Asked>,
-    policy: Policy,
-    fetched: Option<String>,
-) -> Vec<(Evaluation, bool, String)> {
-    join_all(asked.into_iter().map(|asked| {
-        let (verifier, fetched) = (&verifier, fetched.as_deref());
-        async move {
-            let result = match asked.endpoint {
-                Ok(endpoint) => verifier.check(endpoint).await,
-                Err(problem) => Evaluation::invalid_input(problem),
-            };
-            let check = policy.check(&result, &asked.resource, fetched);
-            (result, check.pays, check.refusal)
-        }
-    }))
-    .await
-}
-
-/// The decisions as [`PaymentCheck`]s.
-fn payment_checks(
-    py: Python<'_>,
-    decided: Vec<(Evaluation, bool, String)>,
-) -> PyResult<Vec<PaymentCheck>> {
-    decided
-        .into_iter()
-        .map(|(result, pays, refusal)| {
-            Ok(PaymentCheck {
-                result: result_dict(py, &result)?,
-                pays,
-                preference: preference(&result),
-                refusal,
-            })
-        })
-        .collect()
-}
-
-/// The policy named `name` (`policy_name`'s answer).
-fn policy_of(name: &str) -> PyResult<Policy> {
-    Policy::from_name(name).map_err(PyValueError::new_err)
 }
 
 #[pymethods]
@@ -327,8 +163,8 @@ impl Verifier {
 
     /// Looks one endpoint up: the structured result of the MCP tools
     /// `lookup_verdict` and `endpoint_status` (also this method's name), as
-    /// a `dict`. Blocks this thread only (the GIL is released); raises
-    /// `ValueError` for arguments that name no endpoint.
+    /// a `dict`. Blocks this thread only (the GIL released while it
+    /// waits); raises `ValueError` for arguments that name no endpoint.
     fn lookup_verdict<'py>(
         &self,
         py: Python<'py>,
@@ -338,14 +174,13 @@ impl Verifier {
     ) -> PyResult<Bound<'py, PyAny>> {
         let endpoint = endpoint_of([Some(chain), Some(pay_to), Some(resource_url)])
             .map_err(|e| value_error(&e))?;
-        let (verifier, runtime) = (&self.inner, runtime()?);
-        let result = py.detach(|| runtime.block_on(verifier.check(endpoint)));
+        let result = finish(py, self.inner.check(endpoint))?;
         Ok(result_dict(py, &result)?.into_bound(py))
     }
 
     /// `lookup_verdict` as an awaitable that never blocks the running
-    /// event loop (also named `endpoint_status_async`); arguments that name
-    /// no endpoint raise at once.
+    /// event loop (also named `endpoint_status_async`): done at once when
+    /// the answer is kept; arguments that name no endpoint raise at once.
     fn lookup_verdict_async<'py>(
         slf: &Bound<'py, Self>,
         chain: &Bound<'py, PyAny>,
@@ -353,7 +188,11 @@ impl Verifier {
         resource_url: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let values = [chain, pay_to, resource_url];
-        endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
+        let endpoint = endpoint_of(values.map(Some)).map_err(|e| value_error(&e))?;
+        let py = slf.py();
+        if let Some(result) = at_once(pin!(slf.get().inner.check(endpoint)))? {
+            return done(py, result_dict(py, &result)?.into_bound(py));
+        }
         in_executor(slf, "lookup_verdict", values.map(Clone::clone).to_vec())
     }
 
@@ -374,53 +213,26 @@ impl Verifier {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let policy = policy_of(policy)?;
+        let staple = staple_of(payment_required);
+        let asked = requirements
+            .iter()
+            .map(|requirement| Asked::of(payment_required, requirement, &staple))
+            .collect();
+        let work = decide(slf.get().inner.clone(), asked, policy, fetched.clone());
         if awaitable {
+            if let Some(decided) = at_once(pin!(work))? {
+                return done(
+                    py,
+                    payment_checks(py, decided)?.into_pyobject(py)?.into_any(),
+                );
+            }
             let args = (payment_required, requirements, policy.as_str(), fetched);
             let args = args.into_pyobject(py)?.iter().collect();
             return in_executor(slf, "check_options", args);
         }
-        let asked = requirements
-            .iter()
-            .map(|requirement| Asked::of(payment_required, requirement))
-            .collect();
-        let work = decide(slf.get().inner.clone(), asked, policy, fetched);
-        let runtime = runtime()?;
-        let decided = py.detach(|| runtime.block_on(work));
+        let decided = finish(py, work)?;
         Ok(payment_checks(py, decided)?.into_pyobject(py)?.into_any())
     }
-}
-
-/// The name of the guard's `policy`: `"function"` for a callable, the
-/// policy's own for `"avoid-revoked"` or `"require-human-backed"`;
-/// anything else raises `ValueError` with the core's line.
-#[pyfunction]
-fn policy_name(policy: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-    if policy.is_callable() {
-        return Ok(Policy::AgentFunction.as_str());
-    }
-    let name = text(policy).unwrap_or_default();
-    Ok(policy_of(&name)?.as_str())
-}
-
-/// `requirements` in the guard's order: by the core's preference (ties
-/// keep their order), leaving out those `checks` refuses while one they
-/// pay remains.
-#[pyfunction]
-fn rank<'py>(
-    requirements: Vec<Bound<'py, PyAny>>,
-    checks: Vec<PyRef<'py, PaymentCheck>>,
-) -> Vec<Bound<'py, PyAny>> {
-    let mut ranked: Vec<(Bound<'py, PyAny>, &PaymentCheck)> = requirements
-        .into_iter()
-        .zip(checks.iter().map(|c| &**c))
-        .collect();
-    ranked.sort_by_key(|(_, check)| check.preference);
-    let any_paid = ranked.iter().any(|(_, check)| check.pays);
-    ranked
-        .into_iter()
-        .filter(|(_, check)| check.pays || !any_paid)
-        .map(|(requirement, _)| requirement)
-        .collect()
 }
 
 /// The `x402_verdict._native` module.
@@ -437,6 +249,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
         verifier.setattr(alias, verifier.getattr(name)?)?;
     }
     module.add_class::<PaymentCheck>()?;
+    module.add_class::<extension::VerdictExtension>()?;
+    module.add_function(wrap_pyfunction!(extension::verdict_extension, module)?)?;
     module.add_function(wrap_pyfunction!(policy_name, module)?)?;
     module.add_function(wrap_pyfunction!(rank, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

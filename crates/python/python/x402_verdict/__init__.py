@@ -1,12 +1,14 @@
-"""x402 verification verdicts for Python agents.
+"""x402 verification verdicts for Python agents and sellers.
 
 ``Verifier`` looks endpoints up; ``guard`` hooks the official x402 client
 (``x402Client`` or ``x402ClientSync``) so that it pays only what the policy
-allows. Every rule and every word comes from the native module (the
-project's Rust core); this file only hooks the client:
+allows; ``verdict_extension`` staples a seller's verdicts to its 402s, for
+the official server (``x402ResourceServer.register_extension``). Every rule
+and every word comes from the native module (the project's Rust core); this
+file only hooks the client:
 
 1. the instance's ``create_payment_payload`` looks every accepted option up
-   at once before the client selects one;
+   at once (the verdict its 402 staples first) before the client selects one;
 2. a policy (``register_policy``) orders the options by the core's
    preference, leaving out those refused while an acceptable one remains;
 3. an ``on_before_payment_creation`` hook aborts with the core's line when
@@ -19,12 +21,20 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
 
-from ._native import PaymentCheck, Verifier, __version__, policy_name, rank
+from ._native import (
+    PaymentCheck,
+    VerdictExtension,
+    Verifier,
+    __version__,
+    policy_name,
+    rank,
+    verdict_extension,
+)
 
 if TYPE_CHECKING:
     from ._native import VerdictResult
 
-__all__ = ["PaymentCheck", "Verifier", "guard", "__version__"]
+__all__ = ["PaymentCheck", "VerdictExtension", "Verifier", "guard", "verdict_extension", "__version__"]
 
 Client = TypeVar("Client")
 
