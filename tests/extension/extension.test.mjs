@@ -262,6 +262,22 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       assert.ok(human.length >= 1 && human.length <= ENGINES.length, `${human.length} requests for one endpoint`);
     });
 
+    test("a service worker the browser stopped comes back with the tab's record, and goes on observing", { skip: engine !== "chromium" && "Firefox's background is an event page" }, async () => {
+      const tab = await browser.open(`${shop.url}/two`);
+      await toolbarWhen(browser, tab, shows(MARK.revoked, /^2 options: /), "✕ before the stop");
+      const asked = front.asked.length;
+      await browser.stopWorker();
+      // The popup's question wakes it: both options and their results, from the record it kept, with no request.
+      const popup = await popupWhen(browser, tab, /verified · G/);
+      assert.match(popup, /not verified/);
+      assert.match(popup, /This page asks payment/);
+      assert.equal(front.asked.length, asked, "the kept results are not asked again");
+      assert.equal((await browser.toolbar(tab)).text, MARK.revoked);
+      // A 402 met after the restart is read as before.
+      await browser.open(`${shop.url}/unlisted`);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /reason not_listed\.$/), "? for a page met after the restart");
+    });
+
     test("after all these pages: still no error or warning from the extension", async () => {
       assert.deepEqual(await browser.problems(), []);
     });

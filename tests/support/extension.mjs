@@ -86,9 +86,11 @@ class ChromiumExtension {
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
     const self = new ChromiumExtension();
-    // What its service worker writes to the console as warnings and errors (there should be none).
+    // What its service worker writes to the console as warnings and errors (there should be none), also once restarted.
     self.console = [];
-    worker.on("console", (message) => ["warning", "error"].includes(message.type()) && self.console.push(message.text()));
+    const listen = (w) => w.on("console", (message) => ["warning", "error"].includes(message.type()) && self.console.push(message.text()));
+    listen(worker);
+    context.on("serviceworker", listen);
     self.engine = "chromium";
     self.context = context;
     self.origin = `chrome-extension://${new URL(worker.url()).host}`;
@@ -153,6 +155,21 @@ class ChromiumExtension {
     if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
     await page.close();
     return text;
+  }
+
+  /** Stops the extension's service worker, as the browser stops an idle one; resolves once it is gone. */
+  async stopWorker() {
+    const cdp = await this.context.newCDPSession(this.inside);
+    try {
+      const stopped = new Promise((done) => cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+        if (versions.some((v) => v.scriptURL.startsWith(this.origin) && v.runningStatus === "stopped")) done();
+      }));
+      await cdp.send("ServiceWorker.enable");
+      await cdp.send("ServiceWorker.stopAllWorkers");
+      await stopped;
+    } finally {
+      await cdp.detach();
+    }
   }
 
   /** The extension's storage.session bytes (each tab's record). */
