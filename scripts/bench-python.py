@@ -15,6 +15,11 @@
   front that waits 100 ms before each request), its verdict fetched or
   stapled to the 402 (the x402-verdict extension); the requests the
   service got for the stapled payments;
+- a seller's 402 (the official FastAPI middleware, an unpaid GET of a route
+  with two options, served by uvicorn, its facilitator the tests' fake):
+  without the extension, with the same staple as a constant (the floor:
+  what the middleware's header costs, nothing read or judged) and with
+  verdict_extension, its verdicts kept;
 
 all against the reference service (x402-verdict serve) on loopback.
 Medians; ratios are ours over the comparison.
@@ -43,6 +48,10 @@ BIN = str(ROOT / "target/release/x402-verdict")
 WORK = ROOT / ".work/python-bench"
 ENDPOINT = ("eip155:8453", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "https://api.example.com/premium-data")
 ITEMS = "https://api.example.com/items"
+# The seller's route: its network (the tests' fake facilitator's) and its two addresses, attested below ITEMS.
+SELLER_CHAIN = "eip155:84532"
+SELLER_PAY_TOS = ("0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "0x1000000000000000000000000000000000000001")
+SELLER_RUNS = 1000
 USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 AGENT_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 RUNS = 200
@@ -71,7 +80,8 @@ def start_service():
     }
     # The new endpoints of the payments with the service far away: everything below /items.
     items = {**attestation, "resourceUrl": ITEMS, "match": "prefix"}
-    registry = {"attestations": [attestation, items]}
+    sellers = [{**items, "chain": SELLER_CHAIN, "payTo": pay_to} for pay_to in SELLER_PAY_TOS]
+    registry = {"attestations": [attestation, items, *sellers]}
     (WORK / "registry.json").write_text(json.dumps(registry))
     child = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--registry", str(WORK / "registry.json"),
                               "--keys", str(keys)], stdout=subprocess.PIPE, text=True,
@@ -256,6 +266,99 @@ def payments(url: str, public_key: str):
     return statistics.median(first.bare + kept_answer.bare) * 1000, rows, stapled_asked
 
 
+class Constant:
+    """An extension of the same key that staples ``value`` as it is."""
+
+    key = "x402-verdict"
+
+    def __init__(self, value):
+        self.value = value
+
+    def enrich_declaration(self, declaration, transport_context):
+        return declaration
+
+    def enrich_payment_required_response(self, declaration, context):
+        return self.value
+
+
+def staple_of(response) -> dict:
+    """The x402-verdict extension of a 402 (its PAYMENT-REQUIRED header), or {}."""
+    header = response.getheader("payment-required")
+    return json.loads(base64.b64decode(header)).get("extensions", {}).get("x402-verdict", {})
+
+
+def sellers(url: str, public_key: str):
+    """The median milliseconds of a seller's 402 (each shop asked in turn over a kept
+    connection): without the extension, with the same staple as a constant, and with
+    verdict_extension (its verdicts kept); and how many it staples."""
+    import http.client
+
+    sys.path.insert(0, str(ROOT / "tests/python"))
+    from conftest import Facilitator, serve_asgi, serve_thread
+    from fastapi import FastAPI
+    from x402 import x402ResourceServer
+    from x402.http import FacilitatorConfig, HTTPFacilitatorClient
+    from x402.http.middleware.fastapi import payment_middleware
+    from x402.mechanisms.evm.exact.server import ExactEvmScheme
+
+    from x402_verdict import Verifier, verdict_extension
+
+    facilitator, facilitator_url = serve_thread(Facilitator)
+    accepts = [{"scheme": "exact", "payTo": pay_to, "price": "$0.01", "network": SELLER_CHAIN} for pay_to in SELLER_PAY_TOS]
+    route = {"accepts": accepts, "description": "A seller's route", "resource": f"{ITEMS}/seller"}
+
+    def shop(extension=None):
+        server = x402ResourceServer(HTTPFacilitatorClient(FacilitatorConfig(url=facilitator_url)))
+        server.register(SELLER_CHAIN, ExactEvmScheme())
+        if extension:
+            server.register_extension(extension)
+        middleware = payment_middleware({"GET /weather": {**route, **({"extensions": {extension.key: {}}} if extension else {})}}, server)
+        app = FastAPI()
+
+        @app.middleware("http")
+        async def x402(request, call_next):
+            return await middleware(request, call_next)
+
+        app.get("/weather")(lambda: {"paid": True})
+        return serve_asgi(app)
+
+    def connection(shop_url):
+        return http.client.HTTPConnection(urllib.parse.urlsplit(shop_url).netloc, timeout=10)
+
+    def ask(conn):
+        conn.request("GET", "/weather")
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 402, response.status
+        return response
+
+    stapled_url, stop_stapled = shop(verdict_extension(Verifier(url, [public_key], 3000, True)))
+    stapled_conn = connection(stapled_url)
+    # Its verdicts are fetched in the background from its first 402 on.
+    deadline = time.monotonic() + 30
+    while len(staple_of(ask(stapled_conn)).get("info", {}).get("verdicts", [])) < len(SELLER_PAY_TOS):
+        assert time.monotonic() < deadline, "the seller's verdicts were never stapled"
+        time.sleep(0.05)
+    value = staple_of(ask(stapled_conn))
+    shops = {"plain": shop(), "floor": shop(Constant(value))}
+    conns = {"plain": connection(shops["plain"][0]), "floor": connection(shops["floor"][0]), "stapled": stapled_conn}
+    times = {name: [] for name in conns}
+    try:
+        for n in range(SELLER_RUNS + 50):
+            for name, conn in conns.items():
+                took = timed(lambda: ask(conn))
+                if n >= 50:
+                    times[name].append(took)
+    finally:
+        for conn in conns.values():
+            conn.close()
+        for _, stop in shops.values():
+            stop()
+        stop_stapled()
+        facilitator.shutdown()
+    return {name: statistics.median(t) * 1000 for name, t in times.items()}, len(value["info"]["verdicts"])
+
+
 def main():
     url, public_key, child = start_service()
     try:
@@ -295,6 +398,14 @@ def main():
         print("\n".join(rows))
         print(f"  ({RUNS} runs; {FAR_MS} ms to the service: {FAR_RUNS} runs, each to a new endpoint)")
         print(f"  requests to the service, stapled      {stapled_asked} ({FAR_RUNS} payments)")
+        seller, count = sellers(url, public_key)
+        print()
+        print(f"A seller's 402 (x402 FastAPI middleware, GET /weather, two options; median of {SELLER_RUNS}):")
+        print(f"  without the extension                 {seller['plain']:9.3f} ms")
+        print(f"  the same staple as a constant (floor) {seller['floor']:9.3f} ms")
+        print(f"  with verdict_extension ({count} stapled)    {seller['stapled']:9.3f} ms")
+        print(f"  ratio to without                      {seller['stapled'] / seller['plain']:9.2f}x (its floor {seller['floor'] / seller['plain']:.2f}x)")
+        print(f"  ratio to its floor                    {seller['stapled'] / seller['floor']:9.2f}x")
         print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     finally:
         child.terminate()

@@ -4,6 +4,8 @@
 //! middleware): the extension's key, its dynamic field, and each 402's
 //! value, all the core's ([`x402_verdict_core::staple`]).
 
+use std::sync::Mutex;
+
 use pyo3::prelude::*;
 use x402_verdict_core::staple::{extension, Staple, EXTENSION_KEY, VERDICTS};
 
@@ -17,6 +19,9 @@ use crate::{runtime, Verifier};
 #[pyclass(frozen, module = "x402_verdict")]
 pub(crate) struct VerdictExtension {
     verifier: x402_verdict_consumer::Verifier,
+    /// The value last written and the verdicts it staples: every 402
+    /// stapling the same verdicts shares it (the server only reads it).
+    last: Mutex<Option<(Vec<String>, Py<PyAny>)>>,
 }
 
 /// The extension stapling the verdicts `verifier` keeps to each 402 of
@@ -25,6 +30,7 @@ pub(crate) struct VerdictExtension {
 pub(crate) fn verdict_extension(verifier: PyRef<'_, Verifier>) -> VerdictExtension {
     VerdictExtension {
         verifier: verifier.inner.clone(),
+        last: Mutex::new(None),
     }
 }
 
@@ -82,7 +88,7 @@ impl VerdictExtension {
     /// "schema": {...}}`, the verdicts kept of its options that the core
     /// takes in place of a request now, answered at once; an option whose
     /// verdict is not kept is fetched in the background, and stapled from
-    /// then on.
+    /// then on. 402s stapling the same verdicts share one value.
     fn enrich_payment_required_response<'py>(
         &self,
         declaration: &Bound<'py, PyAny>,
@@ -103,7 +109,19 @@ impl VerdictExtension {
                 verdicts.extend(endpoint.and_then(|e| self.verifier.stapled_verdict(e)));
             }
         }
+        // The lock is never held while Python runs (another thread could
+        // take the GIL and wait on it).
+        let last = || {
+            self.last
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
+        if let Some((_, value)) = last().as_ref().filter(|(stapled, _)| *stapled == verdicts) {
+            return Ok(value.bind(py).clone());
+        }
         let text = extension(verdicts.iter().map(String::as_str));
-        py.import("json")?.call_method1("loads", (text,))
+        let value = py.import("json")?.call_method1("loads", (text,))?;
+        *last() = Some((verdicts, value.clone().unbind()));
+        Ok(value)
     }
 }
