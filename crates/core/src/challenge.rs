@@ -619,16 +619,31 @@ fn read_option(
     item: &Value,
     resource: Option<&str>,
 ) -> Result<PaymentOption, (&'static str, ValueRule)> {
-    let member = |name| text(item, name).map_err(|rule| (name, rule));
-    let (resource, amount_name) = match resource {
+    let (resource, amount) = match resource {
         Some(url) => (url, "amount"),
-        None => (member("resource")?, "maxAmountRequired"),
+        None => (
+            text(item, "resource").map_err(|rule| ("resource", rule))?,
+            "maxAmountRequired",
+        ),
     };
+    option_of(item, ["network", "payTo", amount], resource)
+}
+
+/// The option `item` names, with no verdict: its chain, `payTo` and amount
+/// under the member names `names` (in that order), its `scheme` and
+/// `asset`, for `resource`; else the member at fault and why.
+pub(crate) fn option_of(
+    item: &Value,
+    names: [&'static str; 3],
+    resource: &str,
+) -> Result<PaymentOption, (&'static str, ValueRule)> {
+    let member = |name| text(item, name).map_err(|rule| (name, rule));
+    let [chain, pay_to, amount_name] = names;
     let amount = member(amount_name)?;
     if !is_amount(amount) {
         return Err((amount_name, ValueRule::NotDigits));
     }
-    let endpoint = Endpoint::new(member("network")?, member("payTo")?, resource)
+    let endpoint = Endpoint::new(member(chain)?, member(pay_to)?, resource)
         .map_err(|e| (e.field, ValueRule::Field(e.rule)))?;
     Ok(PaymentOption {
         endpoint,

@@ -34,9 +34,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::challenge::{is_amount, text as member_text, Challenge, PaymentOption};
+use crate::challenge::{option_of, text as member_text, Challenge, PaymentOption};
 use crate::discovery::{DiscoveryEndpoints, DiscoveryItem, Page, PageError};
-use crate::endpoint::{canonical_address, Endpoint, EndpointKey, MAX_FIELD_BYTES};
+use crate::endpoint::{canonical_address, EndpointKey, MAX_FIELD_BYTES};
 use crate::hidden::is_hidden;
 use crate::json::{parse_strict, ParseError, Value};
 use crate::member::MemberRule;
@@ -492,22 +492,9 @@ impl LiveRow {
 fn read_option(
     value: &Value,
 ) -> Result<PaymentOption, (&'static str, crate::challenge::ValueRule)> {
-    use crate::challenge::ValueRule;
-    let member = |name| member_text(value, name).map_err(|rule| (name, rule));
-    let endpoint = Endpoint::new(member("chain")?, member("payTo")?, member("resourceUrl")?)
-        .map_err(|e| (e.field, ValueRule::Field(e.rule)))?;
-    let amount = member("amount")?;
-    if !is_amount(amount) {
-        return Err(("amount", ValueRule::NotDigits));
-    }
-    Ok(PaymentOption {
-        endpoint,
-        scheme: member("scheme")?.to_owned(),
-        asset: member("asset")?.to_owned(),
-        amount: amount.to_owned(),
-        // A snapshot's row names the option; what a 402 staples is no part of it.
-        verdict: None,
-    })
+    // A snapshot's row names the option; what a 402 staples is no part of it.
+    let resource = member_text(value, "resourceUrl").map_err(|rule| ("resourceUrl", rule))?;
+    option_of(value, ["chain", "payTo", "amount"], resource)
 }
 
 /// A `change` member: `["added"]`, `["gone"]`, or one or more term names.
@@ -746,7 +733,7 @@ impl LiveEndpoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endpoint::check_field;
+    use crate::endpoint::{check_field, Endpoint};
 
     const A: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
     const B: &str = "0x1111111111111111111111111111111111111111";
