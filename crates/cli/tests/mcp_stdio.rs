@@ -161,7 +161,7 @@ async fn stray_messages_before_initialize_are_ignored() {
         answer(&messages, json!(2))["result"]["tools"]
             .as_array()
             .map(Vec::len),
-        Some(2)
+        Some(3)
     );
 }
 
