@@ -564,6 +564,11 @@ mod tests {
             problem(json!({ "paymentRequired": "!" })),
             "paymentRequired: the PAYMENT-REQUIRED header is not base64"
         );
+        let padded = json!({ "paymentRequired": { "x402Version": 2, "pad": "x".repeat(70_000) } });
+        assert_eq!(
+            problem(padded),
+            "paymentRequired: the challenge is larger than 64 KiB"
+        );
         let v1 = json!({ "paymentRequired": { "x402Version": 1, "accepts": [{
             "scheme": "exact", "network": "base", "maxAmountRequired": "10",
             "resource": "https://api.example/data", "payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
