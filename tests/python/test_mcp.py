@@ -173,22 +173,39 @@ class VerdictTools:
         self.env = env
         self.url = url
 
-    def call(self, arguments: dict):
-        """``check_payment_required`` with ``arguments``: its result."""
+    @asynccontextmanager
+    async def session(self):
+        """An initialized MCP client session with the server."""
         from mcp import ClientSession, StdioServerParameters
         from mcp.client.stdio import stdio_client
 
+        if self.url:
+            async with session(self.url) as opened:
+                yield opened
+            return
+        params = StdioServerParameters(command=BIN, args=["mcp"], env=self.env)
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as opened:
+                await opened.initialize()
+                yield opened
+
+    def call(self, arguments: dict):
+        """``check_payment_required`` with ``arguments``: its result."""
+
         async def main():
-            if self.url:
-                async with session(self.url) as opened:
-                    return await opened.call_tool(TOOL, arguments)
-            params = StdioServerParameters(command=BIN, args=["mcp"], env=self.env)
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as opened:
-                    await opened.initialize()
-                    return await opened.call_tool(TOOL, arguments)
+            async with self.session() as opened:
+                return await opened.call_tool(TOOL, arguments)
 
         return asyncio.run(main())
+
+    def listed(self) -> dict:
+        """The tools the server lists, by name."""
+
+        async def main():
+            async with self.session() as opened:
+                return (await opened.list_tools()).tools
+
+        return {tool.name: tool for tool in asyncio.run(main())}
 
     def check(self, payment_required):
         """``check_payment_required`` on ``payment_required``: its result."""
@@ -291,15 +308,8 @@ class TestCheckPaymentRequired:
         result = tools.call(argument)
         assert (result.isError, text(result)) == (True, line)
 
-    def test_the_tool_is_listed_read_only_with_its_schemas(self, mcp_world, tools):
-        if tools.url is None:
-            pytest.skip("listed once, over HTTP")
-
-        async def main():
-            async with session(tools.url) as opened:
-                return (await opened.list_tools()).tools
-
-        listed = {tool.name: tool for tool in asyncio.run(main())}
+    def test_the_tool_is_listed_read_only_with_its_schemas(self, tools):
+        listed = tools.listed()
         assert list(listed) == ["lookup_verdict", "endpoint_status", TOOL]
         tool = listed[TOOL]
         assert (tool.annotations.readOnlyHint, tool.annotations.openWorldHint) == (True, True)
