@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import subprocess
+import threading
 import time
 from contextlib import asynccontextmanager
 
@@ -315,6 +316,29 @@ class TestCheckPaymentRequired:
         assert (tool.annotations.readOnlyHint, tool.annotations.openWorldHint) == (True, True)
         assert tool.inputSchema["required"] == ["paymentRequired"]
         assert tool.outputSchema["properties"]["options"]["items"]["properties"]["result"] == listed["lookup_verdict"].outputSchema
+
+
+def test_the_options_are_looked_up_at_once(mcp_world):
+    """Both options' requests are at the service together: the front holds each until
+    it has seen both (the server's timeout well above it)."""
+    _, front_url, public_key = mcp_world
+    env = {"PATH": os.environ["PATH"], "RUST_LOG": "error", "VERIFICATION_BASE_URL": f"{front_url}/stall",
+           "VERIFICATION_PUBLIC_KEY": public_key, "VERIFICATION_TIMEOUT_MS": "60000"}
+    held, answer = Front.held, {}
+    Front.release.clear()
+    pair = challenge([REVOKED, BACKED], resource("pair"))
+    checking = threading.Thread(target=lambda: answer.update(result=VerdictTools("stall", env, None).check(pair)))
+    checking.start()
+    try:
+        deadline = time.monotonic() + 30
+        while Front.held < held + 2:
+            assert time.monotonic() < deadline and checking.is_alive(), "the two options were not asked at once"
+            time.sleep(0.02)
+    finally:
+        Front.release.set()
+        checking.join(60)
+        Front.release.clear()
+    assert answer["result"].structuredContent["choice"] == 1
 
 
 class SyncMcpClient:
