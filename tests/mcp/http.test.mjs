@@ -51,7 +51,7 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(transport.sessionId, undefined, "stateless: no Mcp-Session-Id");
     assert.equal(transport.protocolVersion, "2025-06-18");
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["lookup_verdict", "endpoint_status"]);
+    assert.deepEqual(tools.map((t) => t.name), ["lookup_verdict", "endpoint_status", "check_payment_required"]);
     validate = new Ajv({ strict: false }).compile(tools[0].outputSchema);
     for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
       for (const tool of ["lookup_verdict", "endpoint_status"]) {

@@ -37,7 +37,7 @@ describe("MCP server (official TypeScript SDK)", () => {
     demo = await demoStarted;
     client = await connect({ VERIFICATION_BASE_URL: demo.url, VERIFICATION_PUBLIC_KEY: demo.publicKey, VERIFICATION_TIMEOUT_MS: "2000" });
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["lookup_verdict", "endpoint_status"]);
+    assert.deepEqual(tools.map((t) => t.name), ["lookup_verdict", "endpoint_status", "check_payment_required"]);
     validate = new Ajv({ strict: false }).compile(tools[0].outputSchema);
   });
   after(async () => { await client?.close(); });
@@ -45,7 +45,8 @@ describe("MCP server (official TypeScript SDK)", () => {
   test("tools declare inputs, outputs and annotations", async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {
-      assert.deepEqual(tool.inputSchema.required, ["chain", "payTo", "resourceUrl"]);
+      const whole = tool.name === "check_payment_required";
+      assert.deepEqual(tool.inputSchema.required, whole ? ["paymentRequired"] : ["chain", "payTo", "resourceUrl"]);
       assert.equal(tool.inputSchema.additionalProperties, false);
       assert.equal(tool.outputSchema.type, "object");
       const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title } = tool.annotations;

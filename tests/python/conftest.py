@@ -216,14 +216,14 @@ def paid():
     facilitator.shutdown()
 
 
-def serve_asgi(app) -> tuple[str, object]:
-    """``app`` served by uvicorn on a loopback port from a daemon thread: its URL and
-    a function that stops it."""
+def serve_asgi(app, lifespan: str = "off") -> tuple[str, object]:
+    """``app`` served by uvicorn on a loopback port from a daemon thread (its
+    ``lifespan`` run when ``"on"``): its URL and a function that stops it."""
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    web = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off"))
+    web = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan=lifespan))
     thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

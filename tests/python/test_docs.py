@@ -1,4 +1,4 @@
-"""The Python examples of docs/python.md and the READMEs compile, and every
+"""The Python examples of docs/python.md, docs/agents.md and the READMEs compile, and every
 name they import exists in x402 2.25 and in the installed wheel."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import pytest
 from conftest import ROOT
 
-PAGES = ["docs/python.md", "README.md", "crates/python/README.md"]
+PAGES = ["docs/python.md", "docs/agents.md", "README.md", "crates/python/README.md"]
 
 
 def examples():

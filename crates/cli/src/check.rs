@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{
-    line, BaseUrl, Challenge, ChallengeError, ChallengeRule, Evaluation, MAX_CHALLENGE_BYTES,
+    line, BaseUrl, Challenge, ChallengeError, ChallengeRule, Evaluation, PaymentOption,
+    MAX_CHALLENGE_BYTES,
 };
 
 use crate::lookup::{parse_base_url, TrustArgs};
@@ -307,17 +308,7 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
     };
     let results = look_up(&verifier, &challenge).await;
     if args.json {
-        let options: Vec<Value> = challenge
-            .options
-            .iter()
-            .zip(&results)
-            .map(|(option, (result, source))| {
-                let mut entry = serde_json::to_value(option).unwrap_or_default();
-                entry["result"] = serde_json::to_value(result).unwrap_or_default();
-                entry[SOURCE_MEMBER] = json!(source.as_str());
-                entry
-            })
-            .collect();
+        let options = option_entries(&challenge, &results);
         let mut out = json!({ "x402Version": challenge.version, "options": options });
         if let Some(status) = status {
             out["status"] = json!(status);
@@ -325,20 +316,42 @@ pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
         say!("{out}");
     } else {
         for (option, (result, _)) in challenge.options.iter().zip(&results) {
-            let e = &option.endpoint;
-            say!(
-                "network {}, asset {}, amount {}, payTo {}, scheme {}, resource {}: {}",
-                e.chain(),
-                option.asset,
-                option.amount,
-                e.pay_to(),
-                option.scheme,
-                e.resource_url(),
-                result.text_line()
-            );
+            say!("{}", option_line(option, result));
         }
     }
     Ok(())
+}
+
+/// The `--json` entry of each option of `challenge` with its result (from
+/// [`look_up`]): the option's members, `result` and `verdictFrom`.
+pub fn option_entries(challenge: &Challenge, results: &[(Evaluation, Source)]) -> Vec<Value> {
+    challenge
+        .options
+        .iter()
+        .zip(results)
+        .map(|(option, (result, source))| {
+            let mut entry = serde_json::to_value(option).unwrap_or_default();
+            entry["result"] = serde_json::to_value(result).unwrap_or_default();
+            entry[SOURCE_MEMBER] = json!(source.as_str());
+            entry
+        })
+        .collect()
+}
+
+/// The line `check` prints for `option` and its `result`: the option's
+/// terms, then the result's text line.
+pub fn option_line(option: &PaymentOption, result: &Evaluation) -> String {
+    let e = &option.endpoint;
+    format!(
+        "network {}, asset {}, amount {}, payTo {}, scheme {}, resource {}: {}",
+        e.chain(),
+        option.asset,
+        option.amount,
+        e.pay_to(),
+        option.scheme,
+        e.resource_url(),
+        result.text_line()
+    )
 }
 
 /// The result of every option of `challenge`, in its order, looked up at

@@ -72,7 +72,14 @@ async fn tools_answer_every_outcome() {
     );
     let tools = c.list_all_tools().await.unwrap();
     let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
-    assert_eq!(names, ["lookup_verdict", "endpoint_status"]);
+    assert_eq!(
+        names,
+        [
+            "lookup_verdict",
+            "endpoint_status",
+            "check_payment_required"
+        ]
+    );
     for (path, state, outcome) in [
         ("good", "human-backed", "human_backed"),
         ("revoked", "revoked", "revoked"),

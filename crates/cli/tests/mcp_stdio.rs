@@ -161,7 +161,7 @@ async fn stray_messages_before_initialize_are_ignored() {
         answer(&messages, json!(2))["result"]["tools"]
             .as_array()
             .map(Vec::len),
-        Some(2)
+        Some(3)
     );
 }
 
@@ -476,7 +476,7 @@ async fn a_stateless_session_keeps_its_notifications() {
     stdin.write_all(&lines(&[&list])).await.unwrap();
     let tools = read_until_answer(&mut out, &json!(2), &mut seen).await;
     assert_eq!(tools["result"]["resultType"], "complete", "{tools}");
-    assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(2));
+    assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(3));
     drop(stdin);
     let status = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
     assert_eq!(

@@ -129,6 +129,21 @@ pub fn preference(result: &Evaluation) -> u8 {
     }
 }
 
+/// The option to pay among `results` (one per accepted option, in the
+/// challenge's order) under `policy`: the first of the most preferred
+/// ([`preference`]) that the policy pays; `None` when it pays none.
+pub fn chosen<'a>(
+    policy: Policy,
+    results: impl IntoIterator<Item = &'a Evaluation>,
+) -> Option<usize> {
+    results
+        .into_iter()
+        .enumerate()
+        .filter(|(_, result)| policy.pays(result))
+        .min_by_key(|(_, result)| preference(result))
+        .map(|(i, _)| i)
+}
+
 /// The origin (`scheme://host[:port]`, normalized) of an `http` or `https`
 /// URL; `None` for any other value.
 fn origin(url: &str) -> Option<String> {
@@ -183,6 +198,30 @@ mod tests {
             .map(|state| preference(&result(state, Outcome::NoSignal, None)))
             .collect();
         assert_eq!(order, [0, 2, 1]);
+    }
+
+    #[test]
+    fn chooses_the_first_most_preferred_option_paid() {
+        let revoked = result(State::Revoked, Outcome::Revoked, Some(Reason::Revoked));
+        let unknown = result(State::Unknown, Outcome::NoSignal, None);
+        let backed = result(State::HumanBacked, Outcome::HumanBacked, None);
+        let all = [
+            revoked.clone(),
+            unknown.clone(),
+            backed.clone(),
+            backed.clone(),
+        ];
+        assert_eq!(chosen(Policy::AvoidRevoked, &all), Some(2));
+        assert_eq!(
+            chosen(Policy::AvoidRevoked, &[revoked.clone(), unknown.clone()]),
+            Some(1)
+        );
+        assert_eq!(
+            chosen(Policy::RequireHumanBacked, &[unknown, revoked.clone()]),
+            None
+        );
+        assert_eq!(chosen(Policy::AvoidRevoked, &[revoked]), None);
+        assert_eq!(chosen(Policy::AvoidRevoked, &[]), None);
     }
 
     #[test]

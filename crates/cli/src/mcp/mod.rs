@@ -1,4 +1,4 @@
-//! `x402-verdict mcp`: the verifier as two MCP tools, over stdio or (with
+//! `x402-verdict mcp`: the verifier as three MCP tools, over stdio or (with
 //! `--listen`) Streamable HTTP, built on the official Rust SDK (rmcp), in
 //! every revision it speaks ([`revisions`]). It adds no protocol logic of
 //! its own beyond what rmcp leaves undone (see [`framing`] and [`http`]):
@@ -6,6 +6,7 @@
 
 mod framing;
 mod http;
+mod payment;
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
@@ -21,10 +22,11 @@ use rmcp::service::ServerInitializeError;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 use x402_verdict_core::{
-    evaluation_schema, strict_from_text, BaseUrl, BaseUrlError, Endpoint, EndpointError, KeysError,
-    TrustedKeys, DEFAULT_TIMEOUT_MS, MAX_FIELD_BYTES,
+    evaluation_schema, line, strict_from_text, BaseUrl, BaseUrlError, ChallengeError, Endpoint,
+    EndpointError, KeysError, TrustedKeys, DEFAULT_TIMEOUT_MS, MAX_FIELD_BYTES,
 };
 
+use crate::check::look_up;
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
 use x402_verdict_http::connections::{ConnectionArgs, ConnectionArgsError};
 use x402_verdict_http::host::{self, HostError};
@@ -104,6 +106,9 @@ pub enum ArgumentsError {
     /// The three strings do not name an endpoint.
     #[error(transparent)]
     Endpoint(#[from] EndpointError),
+    /// `paymentRequired` holds no challenge that can be read.
+    #[error("{}: {}", payment::PAYMENT_REQUIRED, line(.0))]
+    Challenge(ChallengeError),
 }
 
 /// One problem with a tool's arguments, for [`ArgumentsError::Problems`].
@@ -115,6 +120,9 @@ pub enum ArgumentProblem {
     /// An argument is not a string.
     #[error("argument {0} must be a string")]
     NotAString(&'static str),
+    /// An argument is neither an object nor a string.
+    #[error("argument {0} must be an object or a string")]
+    NotAChallenge(&'static str),
     /// An argument the tools do not take (its name escaped).
     #[error("unexpected argument {}", .0.escape_debug())]
     Unexpected(String),
@@ -181,7 +189,7 @@ pub struct McpArgs {
     pub connections: ConnectionArgs,
 }
 
-/// Serves the two tools on stdin/stdout until stdin closes, or over HTTP
+/// Serves the three tools on stdin/stdout until stdin closes, or over HTTP
 /// until interrupted.
 ///
 /// # Errors
@@ -238,7 +246,7 @@ async fn stdio(server: VerdictServer) -> Result<(), McpError> {
     Ok(())
 }
 
-/// The two tools, shared by every session.
+/// The three tools, shared by every session.
 #[derive(Clone)]
 pub struct VerdictServer {
     verifier: Arc<Verifier>,
@@ -263,16 +271,10 @@ fn tools() -> Vec<Tool> {
         "required": ["chain", "payTo", "resourceUrl"],
         "additionalProperties": false
     });
-    let object = |schema: Value| -> Arc<JsonObject> {
-        match schema {
-            Value::Object(object) => Arc::new(object),
-            _ => unreachable!("a schema written as an object"),
-        }
-    };
     let input = object(input);
-    let output = object(
-        serde_json::from_str(&evaluation_schema()).expect("the core writes its schema as JSON"),
-    );
+    let result: Value =
+        serde_json::from_str(&evaluation_schema()).expect("the core writes its schema as JSON");
+    let output = object(result.clone());
     let annotations = |title: &str| {
         let mut a = ToolAnnotations::with_title(title)
             .read_only(true)
@@ -300,7 +302,41 @@ fn tools() -> Vec<Tool> {
             .with_raw_output_schema(output.clone())
             .with_annotations(annotations(title))
     })
+    .chain([payment::tool(&result, annotations)])
     .collect()
+}
+
+/// A schema written as a JSON object, as rmcp holds it.
+fn object(schema: Value) -> Arc<JsonObject> {
+    match schema {
+        Value::Object(object) => Arc::new(object),
+        _ => unreachable!("a schema written as an object"),
+    }
+}
+
+/// The problems with `args` for a tool taking exactly `names`: each one
+/// missing, or not a value that `fits` (`wrong` names it), then each
+/// unexpected argument.
+fn problems(
+    args: &JsonObject,
+    names: &[&'static str],
+    fits: impl Fn(&Value) -> bool,
+    wrong: impl Fn(&'static str) -> ArgumentProblem,
+) -> Vec<ArgumentProblem> {
+    let mut problems = Vec::new();
+    for &name in names {
+        match args.get(name) {
+            None => problems.push(ArgumentProblem::Missing(name)),
+            Some(value) if fits(value) => {}
+            Some(_) => problems.push(wrong(name)),
+        }
+    }
+    problems.extend(
+        args.keys()
+            .filter(|k| !names.contains(&k.as_str()))
+            .map(|k| ArgumentProblem::Unexpected(k.clone())),
+    );
+    problems
 }
 
 /// Checks the arguments: exactly `chain`, `payTo` and `resourceUrl`, each a
@@ -308,18 +344,11 @@ fn tools() -> Vec<Tool> {
 fn endpoint_of(arguments: Option<&JsonObject>) -> Result<Endpoint, ArgumentsError> {
     let empty = JsonObject::new();
     let args = arguments.unwrap_or(&empty);
-    let mut problems = Vec::new();
-    for name in ARGUMENTS {
-        match args.get(name) {
-            None => problems.push(ArgumentProblem::Missing(name)),
-            Some(Value::String(_)) => {}
-            Some(_) => problems.push(ArgumentProblem::NotAString(name)),
-        }
-    }
-    problems.extend(
-        args.keys()
-            .filter(|k| !ARGUMENTS.contains(&k.as_str()))
-            .map(|k| ArgumentProblem::Unexpected(k.clone())),
+    let problems = problems(
+        args,
+        &ARGUMENTS,
+        Value::is_string,
+        ArgumentProblem::NotAString,
     );
     if !problems.is_empty() {
         return Err(ArgumentsError::Problems(problems));
@@ -340,7 +369,7 @@ impl ServerHandler for VerdictServer {
         info.server_info = Implementation::new("x402-verdict", env!("CARGO_PKG_VERSION"))
             .with_title("x402 verification verdicts");
         info.instructions = Some(
-            "Call endpoint_status or lookup_verdict with the chain, payTo and resourceUrl of an x402 402 response before paying. unknown means no signal, never a failure.".into(),
+            "Call endpoint_status or lookup_verdict with the chain, payTo and resourceUrl of an x402 402 response before paying, or check_payment_required with the whole challenge (every option, and the verdicts it staples). unknown means no signal, never a failure.".into(),
         );
         info
     }
@@ -368,6 +397,7 @@ impl ServerHandler for VerdictServer {
         let full = match request.name.as_ref() {
             LOOKUP_VERDICT => true,
             ENDPOINT_STATUS => false,
+            payment::CHECK_PAYMENT_REQUIRED => return self.check_payment(request, context).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool {other}"),
@@ -377,18 +407,13 @@ impl ServerHandler for VerdictServer {
         };
         let endpoint = match endpoint_of(request.arguments.as_ref()) {
             Ok(endpoint) => endpoint,
-            Err(problems) => {
-                let text = format!("Invalid arguments: {problems}.");
-                return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
-            }
+            Err(problems) => return Ok(invalid(&problems)),
         };
         // A cancellation (notifications/cancelled, or a closed HTTP stream)
         // abandons the lookup; rmcp sends no answer for it.
         let result = tokio::select! {
             result = self.verifier.check(endpoint) => result,
-            () = context.ct.cancelled() => {
-                return Err(ErrorData::internal_error("the request was cancelled", None));
-            }
+            () = context.ct.cancelled() => return Err(cancelled()),
         };
         let line = if full {
             result.text_line()
@@ -399,6 +424,40 @@ impl ServerHandler for VerdictServer {
         answer.structured_content = serde_json::to_value(&result).ok();
         Ok(answer.into())
     }
+}
+
+impl VerdictServer {
+    /// `check_payment_required`: the challenge read, its options looked up
+    /// at once as `check` looks them up, and the decision.
+    async fn check_payment(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let challenge = match payment::challenge_of(request.arguments.as_ref()) {
+            Ok(challenge) => challenge,
+            Err(problems) => return Ok(invalid(&problems)),
+        };
+        let results = match &challenge {
+            None => Vec::new(),
+            Some(challenge) => tokio::select! {
+                results = look_up(&self.verifier, challenge) => results,
+                () = context.ct.cancelled() => return Err(cancelled()),
+            },
+        };
+        Ok(payment::answer(challenge.as_ref(), &results).into())
+    }
+}
+
+/// The answer to arguments that are refused: an error result, one line.
+fn invalid(problems: &ArgumentsError) -> CallToolResponse {
+    let text = format!("Invalid arguments: {problems}.");
+    CallToolResult::error(vec![ContentBlock::text(text)]).into()
+}
+
+/// The error a cancelled call ends with (rmcp sends no answer for it).
+fn cancelled() -> ErrorData {
+    ErrorData::internal_error("the request was cancelled", None)
 }
 
 #[cfg(test)]
@@ -486,14 +545,66 @@ mod tests {
     }
 
     #[test]
+    fn a_challenge_argument_is_read_or_named() {
+        let args = |v: Value| v.as_object().cloned();
+        let problem = |v: Value| {
+            payment::challenge_of(args(v).as_ref())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            problem(json!({ "paymentRequired": [], "extra": 1 })),
+            "argument paymentRequired must be an object or a string; unexpected argument extra"
+        );
+        assert_eq!(
+            problem(json!({ "paymentRequired": { "x402Version": 3, "accepts": [] } })),
+            "paymentRequired: x402Version is not 1 or 2"
+        );
+        assert_eq!(
+            problem(json!({ "paymentRequired": "!" })),
+            "paymentRequired: the PAYMENT-REQUIRED header is not base64"
+        );
+        let padded = json!({ "paymentRequired": { "x402Version": 2, "pad": "x".repeat(70_000) } });
+        assert_eq!(
+            problem(padded),
+            "paymentRequired: the challenge is larger than 64 KiB"
+        );
+        let v1 = json!({ "paymentRequired": { "x402Version": 1, "accepts": [{
+            "scheme": "exact", "network": "base", "maxAmountRequired": "10",
+            "resource": "https://api.example/data", "payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+            "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }] } });
+        let challenge = payment::challenge_of(args(v1).as_ref()).unwrap().unwrap();
+        assert_eq!((challenge.version, challenge.options.len()), (1, 1));
+        let not_an_error = json!({ "paymentRequired": { "content": [], "isError": false } });
+        assert!(payment::challenge_of(args(not_an_error).as_ref())
+            .unwrap()
+            .is_none());
+    }
+
+    #[test]
     fn tools_declare_schemas_and_annotations() {
         let tools = serde_json::to_value(tools()).unwrap();
-        for tool in tools.as_array().unwrap() {
-            assert_eq!(tool["inputSchema"]["additionalProperties"], false);
+        let [lookup, status, payment] = tools.as_array().unwrap().as_slice() else {
+            panic!("three tools")
+        };
+        for tool in [lookup, status] {
             assert_eq!(
                 tool["outputSchema"]["required"],
                 serde_json::json!(["state", "outcome", "freshness", "signature"])
             );
+        }
+        let option = &payment["outputSchema"]["properties"]["options"]["items"];
+        assert_eq!(option["properties"]["result"], lookup["outputSchema"]);
+        assert_eq!(
+            option["properties"]["verdictFrom"]["enum"],
+            serde_json::json!(["stapled", "fetched"])
+        );
+        assert_eq!(
+            payment["outputSchema"]["required"],
+            serde_json::json!(["options", "choice", "policy"])
+        );
+        for tool in [lookup, status, payment] {
+            assert_eq!(tool["inputSchema"]["additionalProperties"], false);
             let a = &tool["annotations"];
             assert_eq!(
                 (

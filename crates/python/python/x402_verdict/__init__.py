@@ -3,7 +3,9 @@
 ``Verifier`` looks endpoints up; ``guard`` hooks the official x402 client
 (``x402Client`` or ``x402ClientSync``) so that it pays only what the policy
 allows; ``verdict_extension`` staples a seller's verdicts to its 402s, for
-the official server (``x402ResourceServer.register_extension``). Every rule
+the official server (``x402ResourceServer.register_extension``), and
+``staple_tool`` to the 402s of a paid MCP tool (``x402.mcp``'s
+``create_payment_wrapper``, which answers without the server's extensions). Every rule
 and every word comes from the native module (the project's Rust core); this
 file only hooks the client:
 
@@ -18,8 +20,11 @@ file only hooks the client:
 
 from __future__ import annotations
 
+import functools
 import inspect
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
+import json
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union, cast
 
 from ._native import (
     PaymentCheck,
@@ -34,9 +39,18 @@ from ._native import (
 if TYPE_CHECKING:
     from ._native import VerdictResult
 
-__all__ = ["PaymentCheck", "VerdictExtension", "Verifier", "guard", "verdict_extension", "__version__"]
+__all__ = [
+    "PaymentCheck",
+    "VerdictExtension",
+    "Verifier",
+    "guard",
+    "staple_tool",
+    "verdict_extension",
+    "__version__",
+]
 
 Client = TypeVar("Client")
+Tool = TypeVar("Tool", bound=Callable[..., Any])
 
 
 def guard(
@@ -155,3 +169,41 @@ def guard(
     hooked.register_policy(order)
     hooked.on_before_payment_creation(before)
     return client
+
+
+def staple_tool(extension: VerdictExtension) -> Callable[[Tool], Tool]:
+    """A decorator for a FastMCP tool that ``x402.mcp.create_payment_wrapper``
+    wrapped, put between the two (``@mcp.tool()``, ``@staple_tool(extension)``,
+    ``@paid``): each 402 the tool answers carries the verdicts ``extension``
+    (``verdict_extension(verifier)``) keeps of its options, under the extension's
+    key, as a 402 over HTTP does. The wrapper writes its 402 from the
+    ``extensions`` it was given, without the resource server's extensions; any
+    other result is left as it is.
+    """
+    from mcp.types import CallToolResult, TextContent
+    from x402.schemas import PaymentRequired
+
+    def stapled(result: Any) -> Any:
+        required = getattr(result, "structuredContent", None)
+        if not (isinstance(result, CallToolResult) and result.isError and isinstance(required, dict)):
+            return result
+        try:
+            context = SimpleNamespace(payment_required_response=PaymentRequired.model_validate(required))
+        except ValueError:  # no x402 v2 challenge: left as it is
+            return result
+        extensions = dict(required.get("extensions") or {})
+        declared = extensions.get(extension.key, {})
+        extensions[extension.key] = extension.enrich_payment_required_response(declared, context)
+        required = {**required, "extensions": extensions}
+        text = TextContent(type="text", text=json.dumps(required))
+        return result.model_copy(update={"structuredContent": required, "content": [text]})
+
+    def decorator(tool: Tool) -> Tool:
+        @functools.wraps(tool)
+        async def with_staple(*args: Any, **kwargs: Any) -> Any:
+            result = tool(*args, **kwargs)
+            return stapled(await result if inspect.isawaitable(result) else result)
+
+        return cast(Tool, with_staple)
+
+    return decorator
