@@ -22,7 +22,7 @@ pub const MAX_REDIRECTS: usize = 5;
 pub const MAX_BASE_URL_BYTES: usize = 2048;
 
 /// Exactly the characters `encodeURIComponent` leaves alone.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+pub(crate) const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'_')
     .remove(b'.')
