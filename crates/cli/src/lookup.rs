@@ -90,7 +90,7 @@ pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
     BaseUrl::parse(text)
 }
 
-fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
+pub(crate) fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
     parse_public_key(text).map_err(PublicKeyArgError)
 }
 

@@ -9,6 +9,7 @@
 // generation); the code reaches it through the core's re-export.
 use ed25519_dalek as _;
 
+mod badge;
 pub mod clock;
 pub mod discovery;
 mod jsonfile;
@@ -286,6 +287,7 @@ fn router(
         .route(VERDICT_PATH, get(verdict))
         .route(KEYS_PATH, get(verification_keys))
         .route(METRICS_PATH, get(published_metrics))
+        .merge(badge::routes())
         .layer(cors.clone())
         .with_state(service);
     let routes = match www {
@@ -326,7 +328,7 @@ fn serialized_response(cache: &'static str, body: Bytes) -> Response {
 }
 
 /// A 400 whose JSON body's `error` names what is wrong with the request.
-fn bad_request_response(problem: &QueryError) -> Response {
+fn bad_request_response(problem: &dyn std::error::Error) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
         "no-store",

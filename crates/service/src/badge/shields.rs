@@ -1,0 +1,59 @@
+//! `GET /v0/badge.json`: shields.io's endpoint badge
+//! (`https://img.shields.io/endpoint?url=…`), for those who route their
+//! badges through shields. Exactly its schema's members: shields refuses
+//! any other.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::Response;
+use serde_json::json;
+use x402_verdict_core::image::{evaluation, Look, IMAGE_LABEL};
+
+use super::{ask_verdict, asked, service_keys, tagged};
+use crate::Service;
+
+/// `max-age` of a `Cache-Control` value, in seconds (0 when it has none).
+fn max_age(cache: &HeaderValue) -> u64 {
+    cache
+        .to_str()
+        .unwrap_or_default()
+        .split(',')
+        .find_map(|d| d.trim().strip_prefix("max-age="))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `GET /v0/badge.json?chain=…&payTo=…&resourceUrl=…`.
+pub(super) async fn answer(
+    State(service): State<Arc<Service>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    if let Err(problem) = asked(query.as_deref()) {
+        return crate::bad_request_response(&problem);
+    }
+    let now = service.clock.now();
+    let answered = ask_verdict(&service, query, now).await;
+    let shown = evaluation(answered.carried.as_ref(), &service_keys(&service));
+    let look = Look::of(shown.state);
+    let body = json!({
+        "schemaVersion": 1,
+        "label": IMAGE_LABEL,
+        "message": format!("{} {}", look.mark, shown.badge_label()),
+        "color": look.light.border,
+        "cacheSeconds": max_age(&answered.cache),
+    });
+    let mut out = HeaderMap::new();
+    out.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    out.insert(CACHE_CONTROL, answered.cache.clone());
+    tagged(
+        &headers,
+        answered.shown_status(),
+        out,
+        Bytes::from(body.to_string()),
+    )
+}
