@@ -165,7 +165,7 @@ async fn check_badge_refuses_a_tampered_or_swapped_image() {
     assert_eq!(result["state"], "unknown", "{result}");
     // The verified picture carrying the revoked endpoint's verdict.
     let metadata = |svg: &str| {
-        svg[svg.find("<metadata>").unwrap()..svg.find("</metadata>").unwrap()].to_owned()
+        svg[svg.find("<metadata").unwrap()..svg.find("</metadata>").unwrap()].to_owned()
     };
     let swapped = good.replace(&metadata(&good), &metadata(&revoked));
     let (about, result) = check_badge(&save("swapped.svg", &swapped), &key).await;

@@ -202,8 +202,8 @@ pub use options::{
     OptionsError, ReadError, OPTION_NAMES,
 };
 pub use request::{
-    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, KEYS_PATH,
-    MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
+    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, IMAGE_PATH,
+    KEYS_PATH, MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
     VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
 pub use resource::{path_span, same_resource};

@@ -59,6 +59,9 @@ pub const VERDICT_URL: &str = concat!(
 /// Where a service publishes its verification keys, under its base URL.
 pub const KEYS_PATH: &str = "/v0/verification-keys";
 
+/// Where a service answers image badges, under its base URL.
+pub const IMAGE_PATH: &str = "/v0/badge.svg";
+
 /// Where a service publishes its metrics, under its base URL.
 pub const METRICS_PATH: &str = "/v0/metrics";
 

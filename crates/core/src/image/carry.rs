@@ -1,20 +1,28 @@
 //! The signed verdict an image badge carries, in its `<metadata>`: the
 //! document exactly as the service's verdict route answers it (escaped as
-//! XML character data) and the time the picture was drawn at, in an element
-//! of this protocol's own namespace; and how it is read back.
+//! XML character data) and the time the picture was drawn at, marked with
+//! this protocol's namespace; and how it is read back.
+//!
+//! The element is `<metadata data-x402-verdict="NAMESPACE" data-at="TIME">`
+//! with the document as its text, not a child element of a namespace of
+//! its own (as C2PA's manifests are): SVG sanitizers (DOMPurify's SVG
+//! profile) remove unknown elements and namespaced attributes, and keep
+//! `<metadata>`, its text and `data-` attributes, so the verdict survives
+//! wherever the image is cleaned before it is shown.
 
 use crate::time::Timestamp;
 use crate::writing::{error_without_cause, text, words_from_str};
 
-use super::layout::escape;
+use super::layout::escape_text;
 
-/// The namespace of the element that carries the verdict (a URN: nothing to fetch).
+/// The namespace of what an image badge carries, the value of its
+/// `<metadata>`'s `data-x402-verdict` (a URN: nothing to fetch).
 pub const IMAGE_NAMESPACE: &str = "urn:x402-verdict:image:v1";
 
 /// The start of the `<metadata>` element, up to the time's value.
-const OPEN: &str = "<metadata><v:verdict xmlns:v=\"urn:x402-verdict:image:v1\" at=\"";
+const OPEN: &str = "<metadata data-x402-verdict=\"urn:x402-verdict:image:v1\" data-at=\"";
 /// The end of the `<metadata>` element.
-const CLOSE: &str = "</v:verdict></metadata>";
+const CLOSE: &str = "</metadata>";
 
 /// The largest image badge read: the reference service's are at most
 /// this size (a verdict, its signature and key certificates included).
@@ -37,7 +45,7 @@ impl Carried {
             "{}{}\">{}{}",
             OPEN,
             self.at.to_rfc3339(),
-            escape(&self.document),
+            escape_text(&self.document),
             CLOSE
         )
     }
@@ -68,7 +76,7 @@ impl Carried {
     }
 }
 
-/// XML character data as [`escape`] writes it, back to its text; `None`
+/// XML character data as [`escape_text`] writes it, back to its text; `None`
 /// for markup or a reference it never writes.
 fn unescape(data: &str) -> Option<String> {
     let mut out = String::with_capacity(data.len());

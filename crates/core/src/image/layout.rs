@@ -125,15 +125,24 @@ fn whole(tenths: u32) -> u32 {
     tenths.div_ceil(10) * 10
 }
 
-/// `text` as XML character data or an attribute's value.
-pub(super) fn escape(text: &str) -> String {
+/// `text` as XML character data: `&`, `<` and `>` escaped.
+pub(super) fn escape_text(text: &str) -> String {
+    escaped(text, false)
+}
+
+/// `text` as a double-quoted attribute's value.
+fn escape(text: &str) -> String {
+    escaped(text, true)
+}
+
+fn escaped(text: &str, quotes: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
+            '"' if quotes => out.push_str("&quot;"),
             c => out.push(c),
         }
     }
@@ -160,7 +169,7 @@ pub(super) fn draw(evaluation: &Evaluation, style: Style, metadata: &str) -> Str
     let m = style.metrics();
     let look = Look::of(evaluation.state);
     let label = evaluation.badge_label();
-    let name = escape(&accessible_name(&label));
+    let name = accessible_name(&label);
     let mut left = IMAGE_LABEL.to_owned();
     let mut right = text!("{} {}", look.mark, label);
     if m.capitals {
@@ -216,11 +225,11 @@ pub(super) fn draw(evaluation: &Evaluation, style: Style, metadata: &str) -> Str
     let mut hover = evaluation.badge_hover();
     hover.insert_str(0, ". ");
     text!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\"><title>{}{}</title>{}<style>{}@media (prefers-color-scheme:dark){{{}}}</style><path class=\"l\" d=\"{}\"/><path class=\"r\" d=\"{}\"/><g font-family=\"{}\" font-size=\"{}\" text-anchor=\"middle\"><text class=\"a\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text><text class=\"b\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text></g></svg>",
-        px(w), px(h), px(w), px(h), name, name, escape(&hover), metadata,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" aria-label=\"{}\"><title>{}{}</title>{}<style>{}@media (prefers-color-scheme:dark){{{}}}</style><path class=\"l\" d=\"{}\"/><path class=\"r\" d=\"{}\"/><g font-family=\"{}\" font-size=\"{}\" text-anchor=\"middle\"><text class=\"a\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text><text class=\"b\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text></g></svg>",
+        px(w), px(h), px(w), px(h), escape(&name), escape_text(&name), escape_text(&hover), metadata,
         rules(&look.light), rules(&look.dark), left_part, right_part,
         FONTS, m.font,
-        px(l / 2), px(m.baseline), px(lw), escape(&left),
-        px(l + (w - l) / 2), px(m.baseline), px(rw), escape(&right)
+        px(l / 2), px(m.baseline), px(lw), escape_text(&left),
+        px(l + (w - l) / 2), px(m.baseline), px(rw), escape_text(&right)
     )
 }

@@ -39,12 +39,11 @@ pub use look::{Colours, Look};
 use crate::endpoint::Endpoint;
 use crate::evaluate::{Evaluation, Lookup, Outcome, Reason, Response};
 use crate::keys::TrustedKeys;
+pub use crate::request::IMAGE_PATH;
 use crate::request::{BaseUrl, VERDICT_PATH};
 use crate::verdict::VerdictDocument;
 use crate::writing::line;
 
-/// Where a service answers image badges, under its base URL.
-pub const IMAGE_PATH: &str = "/v0/badge.svg";
 /// Where a service answers shields.io's endpoint badge, under its base URL.
 pub const SHIELDS_PATH: &str = "/v0/badge.json";
 /// Where a service answers the page an image badge links to, under its base URL.
