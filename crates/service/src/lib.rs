@@ -173,6 +173,8 @@ struct Service {
     /// The metrics' operator block and verdict counter.
     metrics: Publisher,
     clock: Clock,
+    /// The image badges drawn in the current second.
+    drawn: badge::Drawn,
 }
 
 /// Checks the files, binds, prints `listening on http://ADDR`, and serves
@@ -276,6 +278,7 @@ fn router(
         keys_document,
         metrics,
         clock,
+        drawn: badge::Drawn::default(),
     });
     // Every answer may be read from any origin: the API's, and the static
     // files', so that a page elsewhere can load the package from here as

@@ -25,6 +25,8 @@ use x402_verdict_core::image::{
 };
 use x402_verdict_core::{encode_base64, Endpoint, Timestamp, TrustedKeys};
 
+pub(crate) use image::Drawn;
+
 use crate::{endpoint_of, query_pairs, QueryError, Service};
 
 /// The badge routes.
@@ -119,23 +121,27 @@ fn service_keys(service: &Service) -> TrustedKeys {
     TrustedKeys::from_keys(all)
 }
 
-/// An answer with an entity tag of its body, or `304 Not Modified` when
-/// the request already holds it (`If-None-Match`).
+/// The entity tag of an answer's body: a strong tag, its SHA-256's start.
+fn tag_of(body: &[u8]) -> String {
+    format!("\"{}\"", encode_base64(&Sha256::digest(body)[..18]))
+}
+
+/// An answer with its body's entity tag `tag` ([`tag_of`]), or `304 Not
+/// Modified` when the request already holds it (`If-None-Match`).
 fn tagged(
     request: &HeaderMap,
     status: StatusCode,
     mut headers: HeaderMap,
     body: Bytes,
+    tag: &str,
 ) -> Response {
-    let digest = Sha256::digest(&body);
-    let tag = format!("\"{}\"", encode_base64(&digest[..18]));
     let held = request
         .get_all(IF_NONE_MATCH)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .any(|v| v.trim() == "*" || v.trim().trim_start_matches("W/") == tag);
-    if let Ok(tag) = HeaderValue::from_str(&tag) {
+    if let Ok(tag) = HeaderValue::from_str(tag) {
         headers.insert(ETAG, tag);
     }
     if held && status == StatusCode::OK {

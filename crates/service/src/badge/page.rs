@@ -20,7 +20,7 @@ use x402_verdict_core::{
     encode_base64, Endpoint, Evaluation, Lookup, Response as Answer, VerdictDocument,
 };
 
-use super::{ask_verdict, asked, service_keys, tagged};
+use super::{ask_verdict, asked, service_keys, tag_of, tagged};
 use crate::{Service, STATIC_CSP};
 
 /// Where the page loads the badge's script tag from: the package, as
@@ -184,5 +184,12 @@ pub(super) async fn answer(
         CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(STATIC_CSP),
     );
-    tagged(&headers, answered.shown_status(), out, Bytes::from(html))
+    let tag = tag_of(html.as_bytes());
+    tagged(
+        &headers,
+        answered.shown_status(),
+        out,
+        Bytes::from(html),
+        &tag,
+    )
 }

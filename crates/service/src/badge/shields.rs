@@ -13,7 +13,7 @@ use axum::response::Response;
 use serde_json::json;
 use x402_verdict_core::image::{evaluation, Look, IMAGE_LABEL};
 
-use super::{ask_verdict, asked, service_keys, tagged};
+use super::{ask_verdict, asked, service_keys, tag_of, tagged};
 use crate::Service;
 
 /// `max-age` of a `Cache-Control` value, in seconds (0 when it has none).
@@ -50,10 +50,7 @@ pub(super) async fn answer(
     let mut out = HeaderMap::new();
     out.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     out.insert(CACHE_CONTROL, answered.cache.clone());
-    tagged(
-        &headers,
-        answered.shown_status(),
-        out,
-        Bytes::from(body.to_string()),
-    )
+    let body = Bytes::from(body.to_string());
+    let tag = tag_of(&body);
+    tagged(&headers, answered.shown_status(), out, body, &tag)
 }
