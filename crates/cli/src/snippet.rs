@@ -8,7 +8,7 @@ use x402_verdict_core::ed25519_dalek::VerifyingKey;
 use x402_verdict_core::image::{endpoint_url, shields_url, ENDPOINT_PAGE_PATH, IMAGE_PATH};
 use x402_verdict_core::{encode_base64, BaseUrl, Endpoint, EndpointError};
 
-use crate::lookup::{parse_base_url, parse_key};
+use crate::lookup::{parse_key, EndpointArgs};
 use crate::out::say;
 
 /// Where a site that copies the package serves it (the README's snippets').
@@ -20,18 +20,9 @@ const ALT: &str = "x402 verdict";
 /// Options of `snippet`.
 #[derive(clap::Args, Debug)]
 pub struct SnippetArgs {
-    /// The verification service's base URL.
-    #[arg(long, value_parser = parse_base_url)]
-    pub base_url: BaseUrl,
-    /// The endpoint's network (`chain` from its 402 response).
-    #[arg(long)]
-    pub chain: String,
-    /// The endpoint's payment address (`payTo`).
-    #[arg(long)]
-    pub pay_to: String,
-    /// The endpoint's resource URL.
-    #[arg(long)]
-    pub resource_url: String,
+    /// The service and the endpoint.
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
     /// The service's public key, for the script tag and the element (strict); repeat for several.
     #[arg(long = "public-key", value_parser = parse_key)]
     pub public_keys: Vec<VerifyingKey>,
@@ -127,8 +118,8 @@ pub fn snippets(
 ///
 /// The endpoint breaks the protocol's rules.
 pub fn snippet(args: SnippetArgs) -> Result<(), EndpointError> {
-    let endpoint = Endpoint::new(&args.chain, &args.pay_to, &args.resource_url)?;
-    for (i, (title, text)) in snippets(&args.base_url, &endpoint, &args.public_keys)
+    let endpoint = args.endpoint.endpoint()?;
+    for (i, (title, text)) in snippets(&args.endpoint.base_url, &endpoint, &args.public_keys)
         .into_iter()
         .enumerate()
     {

@@ -130,8 +130,9 @@ pub(super) fn escape_text(text: &str) -> String {
     escaped(text, false)
 }
 
-/// `text` as a double-quoted attribute's value.
-fn escape(text: &str) -> String {
+/// `text` as markup's text or a quoted attribute's value, in XML and HTML
+/// alike: `&`, `<`, `>`, `"` and `'` escaped.
+pub fn escape_markup(text: &str) -> String {
     escaped(text, true)
 }
 
@@ -143,6 +144,7 @@ fn escaped(text: &str, quotes: bool) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' if quotes => out.push_str("&quot;"),
+            '\'' if quotes => out.push_str("&#39;"),
             c => out.push(c),
         }
     }
@@ -226,7 +228,7 @@ pub(super) fn draw(evaluation: &Evaluation, style: Style, metadata: &str) -> Str
     hover.insert_str(0, ". ");
     text!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" aria-label=\"{}\"><title>{}{}</title>{}<style>{}@media (prefers-color-scheme:dark){{{}}}</style><path class=\"l\" d=\"{}\"/><path class=\"r\" d=\"{}\"/><g font-family=\"{}\" font-size=\"{}\" text-anchor=\"middle\"><text class=\"a\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text><text class=\"b\" x=\"{}\" y=\"{}\" textLength=\"{}\">{}</text></g></svg>",
-        px(w), px(h), px(w), px(h), escape(&name), escape_text(&name), escape_text(&hover), metadata,
+        px(w), px(h), px(w), px(h), escape_markup(&name), escape_text(&name), escape_text(&hover), metadata,
         rules(&look.light), rules(&look.dark), left_part, right_part,
         FONTS, m.font,
         px(l / 2), px(m.baseline), px(lw), escape_text(&left),

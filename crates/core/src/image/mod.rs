@@ -33,7 +33,7 @@ mod look;
 mod palette;
 
 pub use carry::{Carried, ImageError, IMAGE_NAMESPACE, MAX_IMAGE_BYTES};
-pub use layout::{Style, IMAGE_LABEL};
+pub use layout::{escape_markup, Style, IMAGE_LABEL};
 pub use look::{Colours, Look};
 
 use crate::endpoint::Endpoint;

@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use x402_verdict_core::image::{picture, picture_without_verdict, Carried, Style};
 use x402_verdict_core::{encode_base64, Evaluation, Lookup, Response as Answer, TrustedKeys};
 
-use super::{ask_verdict, asked, service_keys, tag_of, tagged};
+use super::{asked_and_answered, service_keys, tag_of, tagged};
 use crate::Service;
 
 /// The most pictures kept within one second (then the others are drawn anew).
@@ -115,8 +115,8 @@ pub(super) async fn answer(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let asked = match asked(query.as_deref()) {
-        Ok(asked) => asked,
+    let (asked, answered, now) = match asked_and_answered(&service, query).await {
+        Ok(both) => both,
         Err(problem) => {
             let style = Style::Flat;
             let svg =
@@ -129,8 +129,6 @@ pub(super) async fn answer(
             );
         }
     };
-    let now = service.clock.now();
-    let answered = ask_verdict(&service, query, now).await;
     let keys = service_keys(&service);
     let picture = match (&answered.carried, answered.status) {
         (Some(carried), _) => service.drawn.picture(carried, &keys, asked.style),

@@ -71,6 +71,17 @@ fn asked(query: Option<&str>) -> Result<Asked, BadgeQueryError> {
     Ok(Asked { endpoint, style })
 }
 
+/// A badge's query read, what the verdict route answered for it, and the
+/// time it answered at.
+async fn asked_and_answered(
+    service: &Arc<Service>,
+    query: Option<String>,
+) -> Result<(Asked, Answered, Timestamp), BadgeQueryError> {
+    let asked = asked(query.as_deref())?;
+    let now = service.clock.now();
+    Ok((asked, ask_verdict(service, query, now).await, now))
+}
+
 /// What the verdict route answered for a query: its status, its
 /// `Cache-Control`, and the document it served, if any.
 struct Answered {

@@ -14,34 +14,18 @@ use axum::extract::{RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HOST};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
-use x402_verdict_core::image::evaluation;
+use x402_verdict_core::image::{escape_markup as escape, evaluation};
 use x402_verdict_core::json::Value;
 use x402_verdict_core::{
     encode_base64, Endpoint, Evaluation, Lookup, Response as Answer, VerdictDocument,
 };
 
-use super::{ask_verdict, asked, service_keys, tag_of, tagged};
+use super::{asked_and_answered, service_keys, tag_of, tagged};
 use crate::{Service, STATIC_CSP};
 
 /// Where the page loads the badge's script tag from: the package, as
 /// `--www` serves it (the demo's layout: `pkg/` in the folder).
 const EMBED_SCRIPT: &str = "/pkg/embed.js";
-
-/// `text` as HTML text or a quoted attribute's value.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// This service's base URL as the visitor reached it: its `Host` (which
 /// the service has checked), over HTTPS unless it is a loopback name.
@@ -133,12 +117,10 @@ pub(super) async fn answer(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let asked = match asked(query.as_deref()) {
-        Ok(asked) => asked,
+    let (asked, answered, now) = match asked_and_answered(&service, query).await {
+        Ok(both) => both,
         Err(problem) => return crate::bad_request_response(&problem),
     };
-    let now = service.clock.now();
-    let answered = ask_verdict(&service, query, now).await;
     let keys = service_keys(&service);
     let shown = match (&answered.carried, answered.status) {
         (_, StatusCode::OK | StatusCode::NOT_FOUND) => evaluation(answered.carried.as_ref(), &keys),

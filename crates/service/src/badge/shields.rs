@@ -13,7 +13,7 @@ use axum::response::Response;
 use serde_json::json;
 use x402_verdict_core::image::{evaluation, Look, IMAGE_LABEL};
 
-use super::{ask_verdict, asked, service_keys, tag_of, tagged};
+use super::{asked_and_answered, service_keys, tag_of, tagged};
 use crate::Service;
 
 /// `max-age` of a `Cache-Control` value, in seconds (0 when it has none).
@@ -33,11 +33,10 @@ pub(super) async fn answer(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
-    if let Err(problem) = asked(query.as_deref()) {
-        return crate::bad_request_response(&problem);
-    }
-    let now = service.clock.now();
-    let answered = ask_verdict(&service, query, now).await;
+    let answered = match asked_and_answered(&service, query).await {
+        Ok((_, answered, _)) => answered,
+        Err(problem) => return crate::bad_request_response(&problem),
+    };
     let shown = evaluation(answered.carried.as_ref(), &service_keys(&service));
     let look = Look::of(shown.state);
     let body = json!({
