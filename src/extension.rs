@@ -9,8 +9,8 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::extension::{
-    badge_about, check_settings, payee_label, paywall_endpoints, resource_host, toolbar,
-    toolbar_title, SETTINGS_MEMBERS,
+    badge_about, check_settings, image_badge_endpoint, payee_label, paywall_endpoints,
+    resource_host, toolbar, toolbar_title, SETTINGS_MEMBERS,
 };
 use x402_verdict_core::{
     from_attribute, line, Challenge, ChallengeEndpoints, Endpoint, Evaluation, LookupOptions,
@@ -168,7 +168,8 @@ pub fn toolbar_of(
 }
 
 /// Each badge the page draws (the texts of its lookup options, as the
-/// badge package reads them from its attributes) checked against the
+/// badge package reads them from its attributes; for an image badge, its
+/// URL as `image`) checked against the
 /// challenges the tab met: who it names, and `about`, the `[challenge,
 /// option]` it is about when one of them asks payment for its endpoint,
 /// with the line the popup says of it.
@@ -196,8 +197,14 @@ pub fn cross_check(
         .map(|texts| {
             let object = Object::new();
             let field = |name| text_member(&texts, name);
-            let note = match Endpoint::new(&field("chain"), &field("payTo"), &field("resourceUrl"))
-            {
+            // An image badge: its URL's query names its endpoint.
+            let image = field("image");
+            let named = if image.is_empty() {
+                Endpoint::new(&field("chain"), &field("payTo"), &field("resourceUrl"))
+            } else {
+                image_badge_endpoint(&image)
+            };
+            let note = match named {
                 Err(problem) => BADGE_UNREAD.to_owned() + &line(&problem),
                 Ok(badge) => {
                     set(&object, "host", &resource_host(badge.resource_url()).into());

@@ -14,13 +14,9 @@ pub mod extension;
 /// label and its hover text.
 pub const CHECKING: [&str; 3] = ["checking", "checking", "Checking the verification service…"];
 
-/// A badge's accessible name (its `aria-label`), from the label it shows.
-pub fn accessible_name(label: &str) -> String {
-    // Pushed, not `format!`: the wasm holds no `core::fmt`.
-    let mut name = String::from("x402 verification: ");
-    name.push_str(label);
-    name
-}
+/// A badge's accessible name (its `aria-label`), from the label it shows:
+/// the core's, which the image badge's name is too.
+pub use x402_verdict_core::accessible_name;
 
 /// The key (`Symbol.for` it) under which the package's JavaScript hands the
 /// wasm the options it read from HTML attributes, as written: an object of

@@ -1,6 +1,7 @@
 // The extension's content script, in the top document of every page. It
 // only reads: the page's own badges (the badge package's elements, their
-// lookup options as the package reads them from their attributes), handed
+// lookup options as the package reads them from their attributes; image
+// badges, their URL, which names their endpoint: nothing is fetched), handed
 // to the background when the page is idle and again when they change; and,
 // only when the background asks (the document was a 402 without a
 // PAYMENT-REQUIRED header), the text of its inline scripts, where an x402
@@ -19,6 +20,10 @@ function badges() {
     if (found.length >= LIMITS.badges) break;
     const [, prefix] = PAGE_BADGES.prefixes.find(([selector]) => element.matches(selector));
     found.push({ ...fromAttributes(element, prefix)[Symbol.for(ATTRIBUTES_KEY)] });
+  }
+  for (const image of document.querySelectorAll(PAGE_BADGES.images)) {
+    if (found.length >= LIMITS.badges) break;
+    found.push({ image: image.src });
   }
   return found;
 }

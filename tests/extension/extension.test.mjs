@@ -90,10 +90,13 @@ let humanHeader;
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   front = await startFront(() => service.url);
-  // Every v2 paywall page carries a badge of its own for the human-backed endpoint (it draws nothing: the extension reads it).
+  // Every v2 paywall page carries a badge of its own for the human-backed endpoint (it draws nothing: the extension reads it),
+  // and an image badge for it (the extension reads its endpoint from its URL).
+  const image = () => `${service.url}/v0/badge.svg?${new URLSearchParams({ chain: EVM_NETWORK, payTo: PAY_TO.human, resourceUrl: `${shop.url}/human` })}`;
   const paywall = {
     generateHtml: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay</title></head><body><p>Pay to read.</p>
-      <span data-x402-verdict data-chain="${EVM_NETWORK}" data-pay-to="${PAY_TO.human}" data-resource-url="${shop.url}/human"></span></body></html>`,
+      <span data-x402-verdict data-chain="${EVM_NETWORK}" data-pay-to="${PAY_TO.human}" data-resource-url="${shop.url}/human"></span>
+      <img src="${image()}" alt="x402 verdict"></body></html>`,
   };
   const pages = {
     "/shop.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><p>Shop</p><script>fetch("/revoked")</script></body></html>`,
@@ -236,17 +239,19 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       assert.ok(popup.includes(`${shop.url}/revoked`));
     });
 
-    test("the page's own badge: checked when it is about the endpoint asked, flagged when it is not", async () => {
+    test("the page's own badges, element and image: checked when about the endpoint asked, flagged when not", async () => {
+      const count = (text, phrase) => text.split(phrase).length - 1;
       let tab = await browser.open(`${shop.url}/human`);
       await toolbarWhen(browser, tab, shows(MARK.human), "✓");
-      let popup = await popupWhen(browser, tab, /Badges drawn by this page/);
+      let popup = await popupWhen(browser, tab, /Badges drawn by this page(.|\n)*The extension's own check(.|\n)*The extension's own check/);
       // A new document: the record of the page before it (its request's 402) is gone.
       assert.doesNotMatch(popup, /A request of this page asks payment/);
-      assert.match(popup, /The extension's own check of this endpoint:/);
+      assert.equal(count(popup, "The extension's own check of this endpoint:"), 2, popup);
       assert.doesNotMatch(popup, /not about the endpoint/);
       tab = await browser.open(`${shop.url}/revoked`);
       await toolbarWhen(browser, tab, shows(MARK.revoked), "✕");
-      await popupWhen(browser, tab, /This badge is not about the endpoint this page asks payment for\./, `${ARTIFACTS}extension-popup-flag-${engine}.png`);
+      popup = await popupWhen(browser, tab, /not about the endpoint this page asks payment for\.(.|\n)*not about the endpoint this page asks payment for\./, `${ARTIFACTS}extension-popup-flag-${engine}.png`);
+      assert.equal(count(popup, "This badge is not about the endpoint this page asks payment for."), 2, popup);
     });
 
     test("sends nothing but verdict and keys requests, for the endpoints of the 402s met, once per endpoint", async () => {

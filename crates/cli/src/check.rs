@@ -26,7 +26,7 @@ const PAYMENT_REQUIRED: &str = "payment-required";
 
 /// Options of `check`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["url", "from_file", "header"])))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["url", "from_file", "header", "badge"])))]
 pub struct CheckArgs {
     /// The paid resource to ask (never paid: no payment header is sent).
     pub url: Option<String>,
@@ -39,6 +39,11 @@ pub struct CheckArgs {
     /// Read the challenge from a PAYMENT-REQUIRED header value instead.
     #[arg(long, value_name = "VALUE")]
     pub header: Option<String>,
+    /// Check an image badge instead (an SVG file, or its URL): the verdict
+    /// it carries, under the keys given (`--public-key`), read only when its
+    /// picture is the one that verdict draws.
+    #[arg(long, value_name = "FILE|URL", conflicts_with_all = ["from_file", "header", "base_url"])]
+    pub badge: Option<String>,
     /// The verification service's base URL (absent: every option is `unknown`, outcome `no_service`).
     #[arg(long, value_parser = parse_base_url)]
     pub base_url: Option<BaseUrl>,
@@ -73,6 +78,9 @@ pub enum CheckError {
     /// The HTTP client cannot start.
     #[error(transparent)]
     Client(#[from] HttpClientError),
+    /// `--badge`'s image cannot be read.
+    #[error(transparent)]
+    Badge(#[from] crate::badge::BadgeError),
     /// `--header`'s value is not a challenge.
     #[error(transparent)]
     Header(ChallengeError),
@@ -287,6 +295,9 @@ pub enum Read {
 /// Bad input (a resource that cannot be asked, a challenge that cannot be
 /// read), or a resource that gave no challenge.
 pub async fn check(args: CheckArgs) -> Result<(), CheckError> {
+    if let Some(source) = &args.badge {
+        return Ok(crate::badge::check_badge(source, &args.trust, args.json).await?);
+    }
     let verifier = args.trust.verifier(args.base_url.clone())?;
     let (challenge, status) = match read(&args).await? {
         Read::Challenge(challenge, status) => (challenge, status),

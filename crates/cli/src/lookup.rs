@@ -11,9 +11,10 @@ use x402_verdict_consumer::{parse_timeout, HttpClientError, Verifier};
 
 use crate::out::say;
 
-/// Options of `lookup`.
+/// A verification service and an endpoint, named on the command line
+/// (`lookup`, `snippet`).
 #[derive(clap::Args, Debug)]
-pub struct LookupArgs {
+pub struct EndpointArgs {
     /// The verification service's base URL.
     #[arg(long, value_parser = parse_base_url)]
     pub base_url: BaseUrl,
@@ -26,6 +27,25 @@ pub struct LookupArgs {
     /// The endpoint's resource URL (never fetched).
     #[arg(long)]
     pub resource_url: String,
+}
+
+impl EndpointArgs {
+    /// The endpoint named.
+    ///
+    /// # Errors
+    ///
+    /// A value that breaks the protocol's rules.
+    pub fn endpoint(&self) -> Result<Endpoint, EndpointError> {
+        Endpoint::new(&self.chain, &self.pay_to, &self.resource_url)
+    }
+}
+
+/// Options of `lookup`.
+#[derive(clap::Args, Debug)]
+pub struct LookupArgs {
+    /// The service and the endpoint.
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
     /// The keys, strictness and timeout of the lookup.
     #[command(flatten)]
     pub trust: TrustArgs,
@@ -90,7 +110,7 @@ pub(crate) fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
     BaseUrl::parse(text)
 }
 
-fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
+pub(crate) fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
     parse_public_key(text).map_err(PublicKeyArgError)
 }
 
@@ -101,8 +121,8 @@ fn parse_key(text: &str) -> Result<VerifyingKey, PublicKeyArgError> {
 ///
 /// An endpoint value that breaks the protocol's rules.
 pub async fn lookup(args: LookupArgs) -> Result<(), LookupError> {
-    let endpoint = Endpoint::new(&args.chain, &args.pay_to, &args.resource_url)?;
-    let verifier = args.trust.verifier(Some(args.base_url))?;
+    let endpoint = args.endpoint.endpoint()?;
+    let verifier = args.trust.verifier(Some(args.endpoint.base_url))?;
     let result = verifier.check(endpoint).await;
     if args.json {
         let json = serde_json::to_string(&result)?;

@@ -6,6 +6,7 @@
 // dev-dependencies, which the integration tests use).
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
 
+mod badge;
 mod check;
 mod live;
 mod lookup;
@@ -14,6 +15,7 @@ mod mcp;
 mod out;
 mod scan;
 mod shown;
+mod snippet;
 
 use std::process::ExitCode;
 
@@ -47,6 +49,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
     Scan(scan::ScanArgs),
+    /// Print every way to show an endpoint's badge: script tag, element, Markdown and HTML image, shields.io.
+    Snippet(snippet::SnippetArgs),
     #[cfg(feature = "service")]
     /// Write a new signing key file, or rotate one.
     Keygen(x402_verdict_service::keys::KeygenArgs),
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
                 print_error(&e);
                 e.exit_code()
             }),
+            Command::Snippet(args) => refused(snippet::snippet(args)),
             #[cfg(feature = "service")]
             Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
             #[cfg(feature = "service")]

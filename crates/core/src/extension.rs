@@ -9,7 +9,7 @@
 //! which are the browser crate's (`x402_verdict_badge::words::extension`).
 
 use crate::challenge::{Challenge, ChallengeEndpoints, MAX_CHALLENGE_BYTES};
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, EndpointError};
 use crate::evaluate::State;
 use crate::json::{parse_strict, Object, Value};
 use crate::network::NETWORK_ALIASES;
@@ -38,6 +38,42 @@ pub const PAGE_BADGE_SELECTOR: &str = "[data-x402-verdict],x402-verdict-badge";
 /// `data-` for the script tag's, none for the element.
 pub const PAGE_BADGE_PREFIXES: [(&str, &str); 2] =
     [("[data-x402-verdict]", "data-"), ("x402-verdict-badge", "")];
+
+/// The page's image badges: an `<img>` whose URL asks a service's image
+/// route ([`IMAGE_PATH`](crate::IMAGE_PATH)), read by [`image_badge_endpoint`].
+pub const PAGE_IMAGE_SELECTOR: &str = "img[src*=\"/v0/badge.svg?\"]";
+
+/// The endpoint an image badge's URL names, read from its query as the
+/// service reads it (`chain`, `payTo`, `resourceUrl`, each once,
+/// form-decoded), with no request.
+///
+/// # Errors
+///
+/// The URL is not of the image route, or a value is missing, given twice,
+/// not UTF-8 once decoded, or breaks the endpoint's rules: an
+/// [`EndpointError`] naming the field (a missing one `is empty`).
+pub fn image_badge_endpoint(url: &str) -> Result<Endpoint, EndpointError> {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let query = query.split('#').next().unwrap_or_default();
+    let on_route = path.ends_with(crate::IMAGE_PATH);
+    let value = |name: &'static str| {
+        let mut values = query.split('&').filter_map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (key == name).then_some(value)
+        });
+        let decoded = match (values.next(), values.next()) {
+            (Some(v), None) if on_route => {
+                percent_encoding::percent_decode_str(&v.replace('+', " "))
+                    .decode_utf8()
+                    .map(|v| v.into_owned())
+                    .ok()
+            }
+            _ => None,
+        };
+        decoded.unwrap_or_default()
+    };
+    Endpoint::new(&value("chain"), &value("payTo"), &value("resourceUrl"))
+}
 
 /// The name of the `PAYMENT-REQUIRED` response header, lowercased as
 /// browsers hand headers to extensions.

@@ -44,9 +44,9 @@
 //!
 //! # The API, by concept
 //!
-//! Every item is at the crate's root, but for five groups whose names say
+//! Every item is at the crate's root, but for six groups whose names say
 //! what they are only together: [`json`], [`staple`], [`guard`],
-//! [`extension`] and `live` (feature `live`).
+//! [`extension`], `live` (feature `live`) and `image` (feature `image`).
 //!
 //! **Looking an endpoint up.** A [`Lookup`] (an endpoint, the keys trusted,
 //! strictness) evaluates what the service answered, a [`Response`] (or a
@@ -136,6 +136,8 @@
 //!
 //! - `serde`: `Serialize` for the structured result and the endpoints of a
 //!   challenge or listing, for the consumers that hand them on.
+//! - `image`: the `image` module, the image badge (an SVG that carries
+//!   its signed verdict) drawn and read back, outside the badge's wasm.
 //! - `live`: the `live` module (`scan --live`, and the snapshot read
 //!   beside a listing), outside the badge's wasm.
 
@@ -152,6 +154,8 @@ mod evaluate;
 pub mod extension;
 pub mod guard;
 mod hidden;
+#[cfg(feature = "image")]
+pub mod image;
 mod inline;
 pub mod json;
 mod keys;
@@ -198,14 +202,15 @@ pub use options::{
     OptionsError, ReadError, OPTION_NAMES,
 };
 pub use request::{
-    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, KEYS_PATH,
-    MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
+    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, IMAGE_PATH,
+    KEYS_PATH, MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
     VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
 pub use resource::{path_span, same_resource};
 pub use schema::evaluation_schema;
 pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 pub use signing::{check_signature, sign_verdict, signed_message, verify_strict, SignatureStatus};
+pub use text::accessible_name;
 pub use time::{Month, Timestamp};
 pub use verdict::{
     is_assurance_level, recheck_hours, SignatureField, Verdict, VerdictDocument, VerdictError,

@@ -22,7 +22,7 @@ pub const MAX_REDIRECTS: usize = 5;
 pub const MAX_BASE_URL_BYTES: usize = 2048;
 
 /// Exactly the characters `encodeURIComponent` leaves alone.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+pub(crate) const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'_')
     .remove(b'.')
@@ -58,6 +58,9 @@ pub const VERDICT_URL: &str = concat!(
 
 /// Where a service publishes its verification keys, under its base URL.
 pub const KEYS_PATH: &str = "/v0/verification-keys";
+
+/// Where a service answers image badges, under its base URL.
+pub const IMAGE_PATH: &str = "/v0/badge.svg";
 
 /// Where a service publishes its metrics, under its base URL.
 pub const METRICS_PATH: &str = "/v0/metrics";

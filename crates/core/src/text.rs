@@ -143,6 +143,16 @@ impl Evaluation {
     }
 }
 
+/// A badge's accessible name, from the label it shows:
+/// `x402 verification: verified · G`. The browser badge's `aria-label` and
+/// the image badge's name alike.
+pub fn accessible_name(label: &str) -> String {
+    // Pushed, not written: the wasm holds no `core::fmt`.
+    let mut name = String::from("x402 verification: ");
+    name.push_str(label);
+    name
+}
+
 fn hours(h: u32) -> String {
     match h {
         h if h % 24 == 0 && h >= 48 => text!("{} days", h / 24),

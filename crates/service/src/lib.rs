@@ -9,6 +9,7 @@
 // generation); the code reaches it through the core's re-export.
 use ed25519_dalek as _;
 
+mod badge;
 pub mod clock;
 pub mod discovery;
 mod jsonfile;
@@ -172,6 +173,8 @@ struct Service {
     /// The metrics' operator block and verdict counter.
     metrics: Publisher,
     clock: Clock,
+    /// The image badges drawn in the current second.
+    drawn: badge::Drawn,
 }
 
 /// Checks the files, binds, prints `listening on http://ADDR`, and serves
@@ -275,6 +278,7 @@ fn router(
         keys_document,
         metrics,
         clock,
+        drawn: badge::Drawn::default(),
     });
     // Every answer may be read from any origin: the API's, and the static
     // files', so that a page elsewhere can load the package from here as
@@ -286,6 +290,7 @@ fn router(
         .route(VERDICT_PATH, get(verdict))
         .route(KEYS_PATH, get(verification_keys))
         .route(METRICS_PATH, get(published_metrics))
+        .merge(badge::routes())
         .layer(cors.clone())
         .with_state(service);
     let routes = match www {
@@ -326,7 +331,7 @@ fn serialized_response(cache: &'static str, body: Bytes) -> Response {
 }
 
 /// A 400 whose JSON body's `error` names what is wrong with the request.
-fn bad_request_response(problem: &QueryError) -> Response {
+fn bad_request_response(problem: &dyn std::error::Error) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
         "no-store",

@@ -22,7 +22,7 @@ pub fn module() -> String {
         ),
         (
             "PAGE_BADGES",
-            json!({ "selector": e::PAGE_BADGE_SELECTOR, "prefixes": e::PAGE_BADGE_PREFIXES }),
+            json!({ "selector": e::PAGE_BADGE_SELECTOR, "prefixes": e::PAGE_BADGE_PREFIXES, "images": e::PAGE_IMAGE_SELECTOR }),
         ),
         (
             "CHALLENGE",

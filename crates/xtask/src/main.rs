@@ -13,9 +13,12 @@
 //!   union is written by hand;
 //! - `extension-words`: `extension-words.js`, the bounds, spellings and
 //!   words the browser extension's JavaScript needs, from the core and from
-//!   the browser crate's words (`src/words/extension.rs`).
+//!   the browser crate's words (`src/words/extension.rs`);
+//! - `palette`: the core's `image/palette.rs`, the image badge's marks and
+//!   colours, read from the browser badge's stylesheet (`js/badge.js`).
 
 mod extension_words;
+mod palette;
 mod types;
 mod words;
 
@@ -50,6 +53,8 @@ enum Generated {
     Types,
     /// extension-words.js: the browser extension's bounds, spellings and words, as an ES module.
     ExtensionWords,
+    /// palette.rs: the image badge's marks and colours, from the browser badge's stylesheet.
+    Palette,
 }
 
 /// An ES module: a first line naming the `generate` task that wrote it,
@@ -74,6 +79,7 @@ fn main() {
             Generated::Words => words::module(),
             Generated::Types => types::declarations(),
             Generated::ExtensionWords => extension_words::module(),
+            Generated::Palette => palette::module(),
         }
     );
 }

@@ -8,6 +8,8 @@
 
 use std::fmt::Write as _;
 
+// Text made safe for HTML (element content and quoted attributes).
+use x402_verdict_core::image::escape_markup as escape;
 use x402_verdict_core::Month;
 use x402_verdict_metrics::{Figure, Figures, KnownSeries, Point, PublishedMetrics, Series};
 
@@ -24,22 +26,6 @@ const LEFT: f64 = 72.0;
 const RIGHT: f64 = 16.0;
 const TOP: f64 = 28.0;
 const BOTTOM: f64 = 60.0;
-
-/// Text made safe for HTML (element content and quoted attributes).
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// How a known series is shown.
 struct Presentation {
