@@ -9,11 +9,11 @@
 //             extension in a persistent profile (playwright-core's
 //             launchPersistentContext); the toolbar read through the
 //             extension's own pages (chrome.action);
-//   firefox   Debian's Firefox ESR through geckodriver with a window on a
+//   firefox   Debian's Firefox ESR (or FIREFOX) through geckodriver with a window on a
 //             private Xvfb display, the extension a temporary add-on
 //             (selenium-webdriver's installAddon); its extension pages
 //             opened and the toolbar read from the browser's own window
-//             (Marionette's chrome context, geckodriver
+//             (its button's attributes; Marionette's chrome context, geckodriver
 //             --allow-system-access): WebDriver cannot navigate to a
 //             moz-extension: page, and its scripts there see no `browser`.
 //
@@ -287,11 +287,16 @@ class FirefoxExtension {
     return this.driver.executeAsyncScript(`const done = arguments[0]; Promise.resolve((${script})()).then(done, (e) => done(String(e)));`);
   }
 
+  /**
+   * The button's badge text, title and colour as the browser's action code
+   * writes them on it (its `badge`, `tooltiptext` and `badgeStyle`
+   * attributes), the same from 140 to 153, however each draws them.
+   */
   toolbar() {
     return this.chrome(`
       const button = document.getElementById(arguments[0]);
-      const badge = button.querySelector(".toolbarbutton-badge");
-      return { text: badge.textContent, title: button.getAttribute("tooltiptext"), colour: getComputedStyle(badge).backgroundColor };
+      const colour = /background-color: ([^;]*)/.exec(button.getAttribute("badgeStyle") ?? "")?.[1];
+      return { text: button.getAttribute("badge") ?? "", title: button.getAttribute("tooltiptext"), colour };
     `, this.widget("BAP"));
   }
 
