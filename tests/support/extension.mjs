@@ -1,7 +1,8 @@
 // The browser extension (pkg-extension/) loaded into each engine, behind one
 // small API for tests/extension/: settings(values) through its settings
 // page, open(url) in the tab the pages load in one after another
-// (resolving to its id as the extension knows it), toolbar(tabId) (the action's badge text, title and colour
+// (resolving to its id as the extension knows it), aside(urls) (other tabs
+// loading those pages meanwhile, closed by aside([])), toolbar(tabId) (the action's badge text, title and colour
 // for the tab), popup(tabId) (the popup's page for the tab: its text and
 // a screenshot), close().
 //
@@ -136,6 +137,13 @@ class ChromiumExtension {
   /** Runs `script` (a page's own fetches, say) in the tab's page. */
   run(tabId, script) {
     return this.page.evaluate(`(${script})()`);
+  }
+
+  /** Other tabs, each loading one of `urls` (not waited for); those opened before are closed. */
+  async aside(urls) {
+    await Promise.all((this.others ?? []).map((page) => page.close()));
+    this.others = await Promise.all(urls.map(() => this.context.newPage()));
+    this.others.forEach((page, i) => page.goto(urls[i]).catch(() => {}));
   }
 
   toolbar(tabId) {
@@ -281,6 +289,15 @@ class FirefoxExtension {
       const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
       return ExtensionParent.apiManager.global.tabTracker.getId(gBrowser.selectedTab);
     `);
+  }
+
+  /** Other tabs, in the background, each loading one of `urls`; those opened before are closed. */
+  aside(urls) {
+    return this.chrome(`
+      for (const tab of window.x402Aside ?? []) gBrowser.removeTab(tab);
+      const principal = Services.scriptSecurityManager.getSystemPrincipal();
+      window.x402Aside = arguments[0].map((url) => gBrowser.addTab(url, { triggeringPrincipal: principal }));
+    `, urls);
   }
 
   run(tabId, script) {
