@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs, skipping what is present (idempotent):
 # the wasm32 target, the rust-src component, wasm-bindgen-cli (the exact
-# version in Cargo.lock), wasm-pack, Debian's Chromium, ChromeDriver and wrk,
-# and the npm packages.
+# version in Cargo.lock), wasm-pack, Debian's Chromium, ChromeDriver, Firefox
+# ESR (upgraded when older than the extension's minimum) and wrk, and the
+# npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -49,6 +50,23 @@ missing=()
 [ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
 [ -x /usr/bin/Xvfb ] || missing+=(xvfb)
 command -v wrk >/dev/null || missing+=(wrk)
+# Firefox: the one the tests run (FIREFOX, else Debian's firefox-esr) at
+# least the oldest the extension declares (its gecko strict_min_version in
+# scripts/package-extension.mjs); Debian's upgraded when it is older.
+firefox="${FIREFOX:-/usr/bin/firefox-esr}"
+firefox_min=$(awk '/gecko: \{/ { gecko = 1 } gecko && match($0, /strict_min_version: "[0-9.]+"/) {
+  print substr($0, RSTART + 21, RLENGTH - 22); exit }' scripts/package-extension.mjs)
+firefox_have=$("$firefox" --version 2>/dev/null | grep -oE '[0-9]+(\.[0-9]+)+' | head -n 1 || true)
+older() { [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]; }
+if [ -n "$firefox_have" ]; then
+  say "Firefox $firefox_have ($firefox); the extension declares $firefox_min or newer"
+  if older "$firefox_have" "$firefox_min"; then
+    if [ -n "${FIREFOX:-}" ]; then
+      say "FIREFOX=$FIREFOX is Firefox $firefox_have, older than $firefox_min" && exit 1
+    fi
+    missing+=(firefox-esr)
+  fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian's ${missing[*]}"
   sudo_cmd=""

@@ -62,8 +62,9 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
 
 step "browser tests (wasm-bindgen-test, headless Firefox ESR through geckodriver)"
-# geckodriver starts the `firefox` it finds on PATH: Debian calls it firefox-esr.
-mkdir -p .work/bin && ln -sfn /usr/bin/firefox-esr .work/bin/firefox
+# geckodriver starts the `firefox` it finds on PATH: Debian calls it firefox-esr
+# (FIREFOX, when set, names another: docs/building.md).
+mkdir -p .work/bin && ln -sfn "${FIREFOX:-/usr/bin/firefox-esr}" .work/bin/firefox
 PATH="$PWD/.work/bin:$PATH" \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 GECKODRIVER="$(command -v geckodriver)" \

@@ -191,7 +191,9 @@ for (const [way, hide] of [["anchor positioning", undefined], ["the top layer, w
         const tip = h.shadowRoot.querySelector(".tip");
         return [getComputedStyle(tip).display !== "none", tip.matches(":popover-open")];
       });
-      const [opened, closed] = [[true, Boolean(hide)], [false, false]];
+      // The top layer wherever the page finds no anchor positioning: hidden by the test, or missing (Firefox ESR 140).
+      const anchorless = await tab.evaluate(() => !CSS.supports("anchor-name: --a"));
+      const [opened, closed] = [[true, anchorless], [false, false]];
       await tab.focus("#before");
       await tab.keyboard.press("Tab");
       assert.deepEqual(await shown(), opened);

@@ -6,7 +6,7 @@
 // page) with the loopback fake facilitator, and the reference service with a
 // registry, behind a front that counts every request it gets and plays a
 // tampered signature, a service down and a service slower than the timeout
-// for one endpoint each. For each: the toolbar's text and title, the popup's
+// for one endpoint each, and a second front that holds every answer 10 s. For each: the toolbar's text and title, the popup's
 // content (screenshots in test-artifacts/), the page's own badges
 // cross-checked, the settings page, nothing sent but verdict and keys
 // requests for the endpoints met, one request per endpoint, a page that
@@ -36,6 +36,7 @@ const PAY_TO = {
   down: "0x5000000000000000000000000000000000000005",
   slow: "0x6000000000000000000000000000000000000006",
   stapled: "0x7000000000000000000000000000000000000007",
+  held: "0x8000000000000000000000000000000000000008",
 };
 const option = (payTo) => ({ scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo });
 const ROUTES = {
@@ -45,13 +46,17 @@ const ROUTES = {
 /** The toolbar's marks, as the badge draws each state. */
 const MARK = { human: "✓", revoked: "✕", unknown: "?", checking: "…" };
 
+/** How long the held front keeps every answer: far past the extension's 3 s timeout. */
+const HELD_MS = 10_000;
+
 /**
  * The front of the verification service: forwards to `upstream()`, records
  * every request's path and query; for one address each, alters the
  * verdict's signature, drops the connection (the service down) or never
- * answers (slower than any timeout).
+ * answers (slower than any timeout). With `holdMs`, it holds every answer
+ * (verdicts and keys) that long first.
  */
-async function startFront(upstream) {
+async function startFront(upstream, holdMs = 0) {
   const asked = [];
   const stalled = new Set();
   const server = createServer(async (req, res) => {
@@ -59,6 +64,8 @@ async function startFront(upstream) {
     const payTo = new URL(req.url, "http://x").searchParams.get("payTo");
     if (payTo === PAY_TO.down) return req.socket.destroy();
     if (payTo === PAY_TO.slow) return stalled.add(res);
+    if (holdMs) await new Promise((ok) => setTimeout(ok, holdMs));
+    if (res.destroyed) return;
     const answer = await fetch(`${upstream()}${req.url}`);
     let body = await answer.text();
     if (payTo === PAY_TO.tampered && answer.ok) {
@@ -81,15 +88,18 @@ async function startFront(upstream) {
   };
 }
 
-let shop, service, front;
+let shop, service, front, held;
 /** The seller whose 402 staples its verdict (x402-verdict/seller's verdictExtension), its verdicts, and its own way to the service. */
 let stapledShop, sellerVerdicts, relay;
+/** When the shop was last asked for each path (Date.now()). */
+const shopAsked = new Map();
 /** The header the human-backed route's 402 carries, which /flood repeats. */
 let humanHeader;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   front = await startFront(() => service.url);
+  held = await startFront(() => service.url, HELD_MS);
   // Every v2 paywall page carries a badge of its own for the human-backed endpoint (it draws nothing: the extension reads it),
   // and an image badge for it (the extension reads its endpoint from its URL).
   const image = () => `${service.url}/v0/badge.svg?${new URLSearchParams({ chain: EVM_NETWORK, payTo: PAY_TO.human, resourceUrl: `${shop.url}/human` })}`;
@@ -103,7 +113,7 @@ before(async () => {
     "/flood.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flood</title></head><body><p>Flood</p></body></html>`,
     "/flood": (req, res) => res.status(402).set("PAYMENT-REQUIRED", humanHeader).type("json").send("{}"),
   };
-  shop = await startX402Servers({ routes: ROUTES, pages, paywall });
+  shop = await startX402Servers({ routes: ROUTES, pages, paywall, before: (req, res, next) => (shopAsked.set(req.path, Date.now()), next()) });
   relay = await startFront(() => service.url);
   sellerVerdicts = verdictCache({ baseUrl: relay.url, publicKey, strict: true });
   stapledShop = await startX402Servers({ routes: { "GET /stapled": { accepts: option(PAY_TO.stapled), description: "stapled" } }, extension: verdictExtension(sellerVerdicts), paywall });
@@ -115,7 +125,7 @@ before(async () => {
       attested(EVM_NETWORK, PAY_TO.human, at("/two")),
       attested(EVM_NETWORK, PAY_TO.revoked, at("/revoked"), { status: "revoked" }),
       attested(EVM_NETWORK, PAY_TO.revoked, at("/two"), { status: "revoked" }),
-      ...["tampered", "down", "slow"].map((name) => attested(EVM_NETWORK, PAY_TO[name], at(`/${name}`))),
+      ...["tampered", "down", "slow", "held"].map((name) => attested(EVM_NETWORK, PAY_TO[name], at(`/${name}`))),
       attested("base-sepolia", EVM_PAY_TO, at("/legacy/quote")),
       attested(EVM_NETWORK, PAY_TO.stapled, `${stapledShop.url}/stapled`),
     ],
@@ -124,7 +134,7 @@ before(async () => {
 
 after(async () => {
   sellerVerdicts?.clear();
-  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), relay?.stop()]);
+  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), held?.stop(), relay?.stop()]);
 });
 
 /** Reads the toolbar of `tabId` until `settled` says it is; its last reading. */
@@ -301,6 +311,25 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       t.diagnostic(`the tab's record: ${bytes} B after 1,000 402s, ${later} B after 10,000 (${(later / bytes).toFixed(2)}x)`);
       assert.ok(later <= bytes * 1.1, `${bytes} B after 1,000 402s, ${later} B after 10,000`);
       assert.equal((await browser.popup(tab)).match(/A request of this page asks payment/g).length, 20);
+    });
+
+    // Last: it sets another service.
+    test("a service that holds its answers 10 s, asked while other tabs load: unknown (timeout) within the timeout and a second, and still once the answers come", async (t) => {
+      assert.equal(await browser.settings({ baseUrl: held.url, publicKey: "", strict: true }), "Saved.");
+      // Other tabs load paywalls whose lookups ask the same service (their verdicts and its keys), as the tab's does.
+      await browser.aside(["/revoked", "/unlisted", "/two", "/human"].map((path) => `${shop.url}${path}`));
+      const sent = held.asked.length;
+      const tab = await browser.open(`${shop.url}/held`);
+      await toolbarWhen(browser, tab, (bar) => bar.text === MARK.checking, "… while checking");
+      const bar = await toolbarWhen(browser, tab, shows(MARK.unknown, /outcome no_response; .*reason timeout\.$/), "? for the timeout");
+      // The default timeout is 3 s: the toolbar reads unknown within it and a second of the 402, not when the service answers.
+      const waited = Date.now() - shopAsked.get("/held");
+      t.diagnostic(`${browser.engine}: the toolbar read unknown ${waited} ms after the 402`);
+      assert.ok(waited < 4000, `${browser.engine}: the toolbar read unknown ${waited} ms after the 402`);
+      assert.ok(held.asked.slice(sent).some((url) => url.includes(PAY_TO.held)), "the endpoint was asked");
+      // The answers the service held come (the endpoint is attested: a late answer taken would read ✓); the toolbar stays unknown.
+      await new Promise((ok) => setTimeout(ok, shopAsked.get("/held") + HELD_MS + 1500 - Date.now()));
+      assert.deepEqual(await browser.toolbar(tab), bar);
     });
   });
 }

@@ -1,7 +1,8 @@
 // The browser extension (pkg-extension/) loaded into each engine, behind one
 // small API for tests/extension/: settings(values) through its settings
 // page, open(url) in the tab the pages load in one after another
-// (resolving to its id as the extension knows it), toolbar(tabId) (the action's badge text, title and colour
+// (resolving to its id as the extension knows it), aside(urls) (other tabs
+// loading those pages meanwhile, closed by aside([])), toolbar(tabId) (the action's badge text, title and colour
 // for the tab), popup(tabId) (the popup's page for the tab: its text and
 // a screenshot), close().
 //
@@ -9,11 +10,11 @@
 //             extension in a persistent profile (playwright-core's
 //             launchPersistentContext); the toolbar read through the
 //             extension's own pages (chrome.action);
-//   firefox   Debian's Firefox ESR through geckodriver with a window on a
+//   firefox   Debian's Firefox ESR (or FIREFOX) through geckodriver with a window on a
 //             private Xvfb display, the extension a temporary add-on
 //             (selenium-webdriver's installAddon); its extension pages
 //             opened and the toolbar read from the browser's own window
-//             (Marionette's chrome context, geckodriver
+//             (its button's attributes; Marionette's chrome context, geckodriver
 //             --allow-system-access): WebDriver cannot navigate to a
 //             moz-extension: page, and its scripts there see no `browser`.
 //
@@ -136,6 +137,13 @@ class ChromiumExtension {
   /** Runs `script` (a page's own fetches, say) in the tab's page. */
   run(tabId, script) {
     return this.page.evaluate(`(${script})()`);
+  }
+
+  /** Other tabs, each loading one of `urls` (not waited for); those opened before are closed. */
+  async aside(urls) {
+    await Promise.all((this.others ?? []).map((page) => page.close()));
+    this.others = await Promise.all(urls.map(() => this.context.newPage()));
+    this.others.forEach((page, i) => page.goto(urls[i]).catch(() => {}));
   }
 
   toolbar(tabId) {
@@ -283,15 +291,29 @@ class FirefoxExtension {
     `);
   }
 
+  /** Other tabs, in the background, each loading one of `urls`; those opened before are closed. */
+  aside(urls) {
+    return this.chrome(`
+      for (const tab of window.x402Aside ?? []) gBrowser.removeTab(tab);
+      const principal = Services.scriptSecurityManager.getSystemPrincipal();
+      window.x402Aside = arguments[0].map((url) => gBrowser.addTab(url, { triggeringPrincipal: principal }));
+    `, urls);
+  }
+
   run(tabId, script) {
     return this.driver.executeAsyncScript(`const done = arguments[0]; Promise.resolve((${script})()).then(done, (e) => done(String(e)));`);
   }
 
+  /**
+   * The button's badge text, title and colour as the browser's action code
+   * writes them on it (its `badge`, `tooltiptext` and `badgeStyle`
+   * attributes), the same from 140 to 153, however each draws them.
+   */
   toolbar() {
     return this.chrome(`
       const button = document.getElementById(arguments[0]);
-      const badge = button.querySelector(".toolbarbutton-badge");
-      return { text: badge.textContent, title: button.getAttribute("tooltiptext"), colour: getComputedStyle(badge).backgroundColor };
+      const colour = /background-color: ([^;]*)/.exec(button.getAttribute("badgeStyle") ?? "")?.[1];
+      return { text: button.getAttribute("badge") ?? "", title: button.getAttribute("tooltiptext"), colour };
     `, this.widget("BAP"));
   }
 
