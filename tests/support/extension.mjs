@@ -11,8 +11,8 @@
 //             launchPersistentContext); the toolbar read through the
 //             extension's own pages (chrome.action);
 //   firefox   Debian's Firefox ESR (or FIREFOX) through geckodriver with a window on a
-//             private Xvfb display, the extension a temporary add-on
-//             (selenium-webdriver's installAddon); its extension pages
+//             private Xvfb display, the unpacked extension a temporary add-on
+//             (geckodriver's addon install, by path); its extension pages
 //             opened and the toolbar read from the browser's own window
 //             (its button's attributes; Marionette's chrome context, geckodriver
 //             --allow-system-access): WebDriver cannot navigate to a
@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { Builder } from "selenium-webdriver";
+import { Command } from "selenium-webdriver/lib/command.js";
 import { CHROMIUM_FLAGS } from "./browser.mjs";
 import { startDisplay } from "./display.mjs";
 
@@ -231,7 +232,12 @@ class FirefoxExtension {
         },
       },
     }).build();
-    await driver.installAddon(EXTENSION.firefox, true);
+    // The unpacked folder, by its path, installed where it lies (as `web-ext run` does). Not
+    // `driver.installAddon`: it zips the folder and sends it, and Firefox 140's Marionette deletes
+    // the file it writes that to as soon as the add-on is installed (153 keeps it until uninstall);
+    // a content process opens the add-on's file afresh, so content.js then fails to load there
+    // ("Unable to load script") while the extension's pages, whose process opened it before, load.
+    await driver.execute(new Command("install addon").setParameter("path", EXTENSION.firefox).setParameter("temporary", true));
     const self = new FirefoxExtension();
     Object.assign(self, { engine: "firefox", driver, display, driverProcess, origin: `moz-extension://${GECKO_UUID}` });
     self.main = await driver.getWindowHandle();
