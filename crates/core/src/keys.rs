@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::evaluate::Response;
 use crate::json::{parse_strict, Value};
 use crate::request::MAX_BODY_BYTES;
+use crate::root::PinnedRoot;
 use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
@@ -197,6 +198,9 @@ error_without_cause!(KeyError, KeysError);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedKeys {
     keys: Vec<(KeyId, VerifyingKey)>,
+    /// The pinned root keys, under which a verdict's certificate certifies
+    /// the key that signed it.
+    roots: Vec<PinnedRoot>,
     /// The keys were sought from the service ([`TrustedKeys::published`]):
     /// even none found means signatures are checked, and read `unverifiable`.
     sought: bool,
@@ -212,7 +216,24 @@ impl TrustedKeys {
     /// Keys sought from the service count as configured, even when none
     /// could be had.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty() && !self.sought
+        self.keys.is_empty() && self.roots.is_empty() && !self.sought
+    }
+
+    /// The same keys, with `roots`' keys pinned as root keys besides: a
+    /// verdict signed by none of the keys verifies under the key its
+    /// certificate certifies, when that chains to one of them.
+    pub fn with_roots(mut self, roots: &TrustedKeys) -> Self {
+        for (_, key) in &roots.keys {
+            if !self.roots.iter().any(|root| root.key() == key) {
+                self.roots.push(PinnedRoot::new(*key));
+            }
+        }
+        self
+    }
+
+    /// The pinned roots, each with the newest root version verified from it.
+    pub fn roots(&self) -> &[PinnedRoot] {
+        &self.roots
     }
 
     /// The keys a service published at [`KEYS_PATH`](crate::request::KEYS_PATH),

@@ -96,6 +96,18 @@
 //! [`KeyAt`]); a service signs with [`sign_verdict`]. [`ed25519_dalek`] is
 //! the version the core signs and verifies with.
 //!
+//! **Roots and key certificates.** A consumer may pin a service's root key
+//! instead ([`TrustedKeys::with_roots`], [`PinnedRoot`]): a verdict then
+//! verifies under the key its `certificate` certifies ([`check_trust`],
+//! [`TrustProblem`]), walking its `roots` from the newest root version
+//! verified, never back. A service's root key certifies signing keys
+//! ([`certify_key`], [`RootSigner`], [`CertifyError`],
+//! [`DEFAULT_CERTIFICATE_SECONDS`], [`MAX_CERTIFICATE_SECONDS`]) and signs
+//! the next root version ([`sign_root`]), over [`CERTIFICATE_DOMAIN`] and
+//! [`ROOT_DOMAIN`], within [`MAX_CERTIFICATE_BYTES`] and
+//! [`MAX_CHAIN_LINKS`]; it signs verdicts carrying them with
+//! [`sign_verdict_carrying`].
+//!
 //! **Payment challenges and discovery listings.** A [`Challenge`] is an
 //! x402 `402 Payment Required` read from its every form: its
 //! [`PaymentOption`]s, or for a caller that wants endpoints,
@@ -145,6 +157,7 @@
 #![warn(unnameable_types)]
 
 mod cache;
+mod certificate;
 mod challenge;
 mod discovery;
 mod endpoint;
@@ -162,6 +175,7 @@ mod network;
 mod options;
 mod request;
 mod resource;
+mod root;
 mod schema;
 mod seller;
 #[cfg(feature = "serde")]
@@ -174,6 +188,11 @@ mod verdict;
 mod writing;
 
 pub use cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS, MAX_REUSE_SECONDS};
+pub use certificate::{
+    certify_key, sign_root, CertifyError, RootSigner, CERTIFICATE_DOMAIN,
+    DEFAULT_CERTIFICATE_SECONDS, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_SECONDS, MAX_CHAIN_LINKS,
+    ROOT_DOMAIN,
+};
 pub use challenge::{
     Challenge, ChallengeEndpoints, ChallengeError, ChallengeMember, ChallengeRule, Difference,
     PaymentOption, ValueRule, Within, MAX_CHALLENGE_BYTES, MAX_OPTIONS,
@@ -203,9 +222,13 @@ pub use request::{
     VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
 pub use resource::{path_span, same_resource};
+pub use root::{PinnedRoot, TrustProblem};
 pub use schema::evaluation_schema;
 pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
-pub use signing::{check_signature, sign_verdict, signed_message, verify_strict, SignatureStatus};
+pub use signing::{
+    check_signature, check_trust, sign_verdict, sign_verdict_carrying, signed_message,
+    verify_strict, SignatureStatus,
+};
 pub use time::{Month, Timestamp};
 pub use verdict::{
     is_assurance_level, recheck_hours, SignatureField, Verdict, VerdictDocument, VerdictError,
