@@ -48,8 +48,15 @@ enum Command {
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
     Scan(scan::ScanArgs),
     #[cfg(feature = "service")]
-    /// Write a new signing key file, or rotate one.
+    /// Write a new signing key file, or rotate one, or a root key file (--root).
     Keygen(x402_verdict_service::keys::KeygenArgs),
+    #[cfg(feature = "service")]
+    /// Certify the key file's signing key under the root key.
+    Certify(x402_verdict_service::trust::CertifyArgs),
+    #[cfg(feature = "service")]
+    /// Manage the root key: rotate it.
+    #[command(subcommand)]
+    Root(x402_verdict_service::trust::RootCommand),
     #[cfg(feature = "service")]
     /// Sign a verdict offline (for publishing on a static host or CDN).
     Sign(x402_verdict_service::keys::SignArgs),
@@ -120,6 +127,10 @@ fn main() -> ExitCode {
             }),
             #[cfg(feature = "service")]
             Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            #[cfg(feature = "service")]
+            Command::Certify(args) => refused(x402_verdict_service::trust::certify(args)),
+            #[cfg(feature = "service")]
+            Command::Root(command) => refused(x402_verdict_service::trust::root(command)),
             #[cfg(feature = "service")]
             Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
             #[cfg(feature = "service")]

@@ -3,8 +3,14 @@
 //!
 //! ```json
 //! { "current":  { "keyId": "…", "publicKey": "…", "secretKey": "<base64 32-byte seed>" },
-//!   "previous": [ { "keyId": "…", "publicKey": "…" } ] }
+//!   "previous": [ { "keyId": "…", "publicKey": "…" } ],
+//!   "certificate": { "signed": { … }, "signature": "…" },
+//!   "roots": [ { "signed": { "version": 1, … }, "signatures": [ … ] }, … ] }
 //! ```
+//!
+//! `certificate` (the root's certificate of the current key) and `roots`
+//! (every root version, from 1) are written by `certify`; a rotation drops
+//! the certificate, which named the retired key.
 
 use std::fmt;
 use std::path::Path;
@@ -50,6 +56,12 @@ pub enum KeyFileRule {
         /// What is wrong with it (completing this level's sentence).
         problem: KeyError,
     },
+    /// `certificate` certifies another key than the current one.
+    #[error("certificate is not the current key's (run: x402-verdict certify)")]
+    CertificateKey,
+    /// `roots` is there and not a list of objects.
+    #[error("roots is not a list of root versions")]
+    Roots,
     /// A `keyId` or `publicKey` label describes another key.
     #[error("{entry}.{label} does not match the key")]
     Label {
@@ -87,6 +99,10 @@ pub struct KeyFile {
     pub current: SigningKey,
     /// Retired by rotations, newest first; still published.
     pub previous: Vec<VerifyingKey>,
+    /// The root's certificate of the current key, when certified.
+    pub certificate: Option<Value>,
+    /// Every root version, from 1, as `certify` last wrote them.
+    pub roots: Vec<Value>,
 }
 
 impl KeyFile {
@@ -95,6 +111,8 @@ impl KeyFile {
         KeyFile {
             current: SigningKey::generate(&mut rand_core::OsRng),
             previous: Vec::new(),
+            certificate: None,
+            roots: Vec::new(),
         }
     }
 
@@ -106,6 +124,8 @@ impl KeyFile {
         KeyFile {
             current: SigningKey::generate(&mut rand_core::OsRng),
             previous,
+            certificate: None,
+            roots: self.roots,
         }
     }
 
@@ -150,7 +170,24 @@ impl KeyFile {
             check_labels(entry, &key, KeyEntry::Previous(index))?;
             previous.push(key);
         }
-        Ok(KeyFile { current, previous })
+        let certificate = doc.get("certificate").filter(|c| !c.is_null()).cloned();
+        if let Some(certificate) = &certificate {
+            let named = &certificate["signed"]["keyId"];
+            if named != &key_entry(&current.verifying_key())["keyId"] {
+                return Err(KeyFileRule::CertificateKey);
+            }
+        }
+        let roots = match &doc["roots"] {
+            Value::Null => Vec::new(),
+            Value::Array(items) if items.iter().all(Value::is_object) => items.clone(),
+            _ => return Err(KeyFileRule::Roots),
+        };
+        Ok(KeyFile {
+            current,
+            previous,
+            certificate,
+            roots,
+        })
     }
 
     /// Writes the file atomically, readable by its owner only, as
@@ -167,10 +204,16 @@ impl KeyFile {
             "secretKey".into(),
             encode_base64(self.current.as_bytes()).into(),
         );
-        let doc = json!({
+        let mut doc = json!({
             "current": current,
             "previous": self.previous.iter().map(key_entry).collect::<Vec<_>>(),
         });
+        if let Some(certificate) = &self.certificate {
+            doc["certificate"] = certificate.clone();
+        }
+        if !self.roots.is_empty() {
+            doc["roots"] = self.roots.clone().into();
+        }
         secret_file::write(path, format!("{doc:#}\n").as_bytes())
     }
 
@@ -182,7 +225,11 @@ impl KeyFile {
             e["status"] = status.into();
             e
         };
-        let mut keys = vec![entry(&self.current.verifying_key(), "current")];
+        let mut current = entry(&self.current.verifying_key(), "current");
+        if let Some(certificate) = &self.certificate {
+            current["certificate"] = certificate.clone();
+        }
+        let mut keys = vec![current];
         keys.extend(self.previous.iter().map(|k| entry(k, "previous")));
         json!({ "keys": keys })
     }
