@@ -211,7 +211,7 @@ async fn pinned_consumers_read_every_rotation_with_their_configuration_unchanged
             &json!("unknown"),
             &json!("unverifiable"),
             &json!("signature_required"),
-            &json!("the key certificate is from a root version older than one already verified")
+            &json!("key certificate of an older root (rollback)")
         ),
         "{refused}"
     );
@@ -233,7 +233,7 @@ async fn refusals_read_unknown_under_strict_and_say_why() {
         (
             &json!("unknown"),
             &json!("unverifiable"),
-            &json!("the verdict carries no key certificate")
+            &json!("no key certificate")
         ),
         "{result}"
     );
@@ -249,7 +249,7 @@ async fn refusals_read_unknown_under_strict_and_say_why() {
         (
             &json!("unknown"),
             &json!("unverifiable"),
-            &json!("the key certificate is signed by another root")
+            &json!("key certificate of another root")
         ),
         "{result}"
     );
@@ -278,8 +278,8 @@ async fn the_service_publishes_its_roots_and_certificate_and_sign_carries_them()
             "public, max-age=31536000, immutable"
         );
         let root: Value = answer.json().await.unwrap();
-        assert_eq!(root, root_file["roots"][version - 1]);
-        assert_eq!(root["signed"]["version"], version);
+        assert_eq!(root["root"], root_file["roots"][version - 1]);
+        assert_eq!(root["version"], version);
     }
     for missing in ["3.json", "0.json", "01.json", "1", "x.json"] {
         let answer = reqwest::get(format!("{}/v0/root/{missing}", service.url))
@@ -294,8 +294,7 @@ async fn the_service_publishes_its_roots_and_certificate_and_sign_carries_them()
         .await
         .unwrap();
     let current = &keys["keys"][0];
-    assert_eq!(current["certificate"]["signed"]["keyId"], current["keyId"]);
-    assert_eq!(current["certificate"]["signed"]["rootVersion"], 2);
+    assert!(current["certificate"].is_string(), "{current}");
 
     // `sign`'s documents carry the certificate and the roots from version 2,
     // and a pinned consumer takes them; a `publicKey` pin reads them as before.

@@ -1,19 +1,23 @@
-//! Key certificates and root versions (docs/protocol.md, Roots and key certificates): what a root key
-//! signs, as JSON objects signed over domain-separated messages, written
-//! and read here once.
+//! Key certificates and root versions (docs/protocol.md, Roots and key
+//! certificates): what a root key signs, written and read here once.
 //!
-//! A certificate is `{"signed": {keyId, publicKey, notBefore, notAfter,
-//! rootVersion, rootKeyId}, "signature": …}`, signed by the root key of
-//! version `rootVersion` over [`CERTIFICATE_DOMAIN`] followed by the RFC
-//! 8785 form of `signed`. A root version is `{"signed": {version, keyId,
-//! publicKey}, "signatures": [{keyId, signature}, …]}`, signed over
-//! [`ROOT_DOMAIN`] followed by the RFC 8785 form of `signed`, by its own key
-//! and (from version 2 on) by the key of the version before it.
+//! Both are fixed-length byte strings, carried as standard base64 text
+//! (read with the core's base64 and strict Ed25519, so that a badge that
+//! pins a root holds little more code than one that pins a key):
+//!
+//! - a certificate: `publicKey[32] || notBefore[8] || notAfter[8] ||
+//!   rootVersion[4] || signature[64]` (integers big-endian; times in Unix
+//!   seconds), the signature by root version `rootVersion`'s key over
+//!   [`CERTIFICATE_DOMAIN`] followed by the first 52 bytes;
+//! - a root version: `version[4] || publicKey[32] || signature[64] ||
+//!   previousSignature[64]` (no previous signature for version 1), both
+//!   signatures over [`ROOT_DOMAIN`] followed by the first 36 bytes: by the
+//!   version's own key, and by the key of the version before it.
 
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
-use crate::json::{Members, Object, Value};
-use crate::keys::{decode_base64, encode_base64, parse_public_key, KeyId};
+use crate::json::Value;
+use crate::keys::{decode_base64, encode_base64, public_key_from_bytes};
 use crate::signing::verify_strict;
 use crate::time::Timestamp;
 
@@ -22,10 +26,6 @@ pub const CERTIFICATE_DOMAIN: &[u8] = b"x402-verdict-key-certificate/v1\n";
 
 /// The domain-separation prefix of a root version's signed message.
 pub const ROOT_DOMAIN: &[u8] = b"x402-verdict-root/v1\n";
-
-/// The most bytes the canonical form of one certificate or one root version
-/// may take.
-pub const MAX_CERTIFICATE_BYTES: usize = 1024;
 
 /// The most links a verdict's chain may hold: its certificate and the root
 /// versions in its `roots` member together.
@@ -37,123 +37,107 @@ pub const MAX_CERTIFICATE_SECONDS: i64 = 366 * 86_400;
 /// The validity window `certify` gives by default (90 days).
 pub const DEFAULT_CERTIFICATE_SECONDS: i64 = 90 * 86_400;
 
+/// The signed part of a certificate, and the whole of it.
+const CERTIFICATE_SIGNED: usize = 52;
+const CERTIFICATE_BYTES: usize = CERTIFICATE_SIGNED + 64;
+
+/// The signed part of a root version.
+const ROOT_SIGNED: usize = 36;
+
+/// The bytes a text member holds in base64, when it is one.
+fn bytes_of(value: &Value) -> Option<Vec<u8>> {
+    decode_base64(value.as_str()?)
+}
+
+fn number<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
+    bytes.get(at..at + N)?.try_into().ok()
+}
+
+fn verifies(key: &VerifyingKey, domain: &[u8], signed: &[u8], signature: &[u8]) -> bool {
+    verify_strict(key, &[domain, signed].concat(), signature)
+}
+
 /// A certified signing key, as read from a certificate whose signature has
 /// not yet been checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Certificate {
-    pub(crate) key: VerifyingKey,
-    pub(crate) not_before: Timestamp,
-    pub(crate) not_after: Timestamp,
-    pub(crate) root_version: u32,
-    pub(crate) root_key_id: KeyId,
-    message: Vec<u8>,
-    signature: Vec<u8>,
-}
-
-/// One root version, as read from its document whose signatures have not
-/// yet been checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RootVersion {
-    pub(crate) version: u32,
-    pub(crate) key: VerifyingKey,
-    message: Vec<u8>,
-    signatures: Vec<(KeyId, Vec<u8>)>,
-}
-
-/// `domain` followed by the canonical form of `signed`, within the bounds.
-fn message(domain: &[u8], signed: &Object) -> Option<Vec<u8>> {
-    let canonical = signed.canonical()?;
-    if canonical.len() > MAX_CERTIFICATE_BYTES {
-        return None;
-    }
-    Some([domain, canonical.as_bytes()].concat())
-}
-
-/// A key named by `keyId` and `publicKey`, which must agree.
-fn named_key(members: Members<'_>) -> Option<VerifyingKey> {
-    let key = parse_public_key(members.str("publicKey").ok()?).ok()?;
-    (KeyId::parse(members.str("keyId").ok()?)? == KeyId::of(&key)).then_some(key)
-}
-
-/// A version number: a whole number from 1.
-fn version(value: Option<&Value>) -> Option<u32> {
-    match value {
-        Some(Value::Integer(n @ 1..=0xffff_ffff)) => u32::try_from(*n).ok(),
-        _ => None,
-    }
-}
-
-fn signed_object(value: &Value) -> Option<&Object> {
-    match value.get("signed") {
-        Some(Value::Object(signed)) => Some(signed),
-        _ => None,
-    }
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// The certified signing key.
+    pub key: VerifyingKey,
+    /// The start of its validity window.
+    pub not_before: Timestamp,
+    /// The end of its validity window.
+    pub not_after: Timestamp,
+    /// The root version that signed it.
+    pub root_version: u32,
+    bytes: Vec<u8>,
 }
 
 impl Certificate {
-    /// Reads a certificate; `None` when it breaks a rule of its format.
+    /// Reads a certificate's base64 text (the service checks its key file
+    /// with it); `None` when it is not one. Its signature is not checked.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::read(&Value::String(text.to_owned()))
+    }
+
+    /// Reads a certificate; `None` when it is not one.
     pub(crate) fn read(value: &Value) -> Option<Self> {
-        let signed = signed_object(value)?;
-        let members = Members(signed);
-        let certificate = Certificate {
-            key: named_key(members)?,
-            not_before: members.time("notBefore").ok()?,
-            not_after: members.time("notAfter").ok()?,
-            root_version: version(signed.get("rootVersion"))?,
-            root_key_id: KeyId::parse(members.str("rootKeyId").ok()?)?,
-            message: message(CERTIFICATE_DOMAIN, signed)?,
-            signature: decode_base64(value.get("signature")?.as_str()?)?,
+        let bytes = bytes_of(value).filter(|b| b.len() == CERTIFICATE_BYTES)?;
+        let time = |at| {
+            Some(Timestamp::from_unix_seconds(i64::from_be_bytes(number(
+                &bytes, at,
+            )?)))
         };
-        (certificate.not_before <= certificate.not_after).then_some(certificate)
+        Some(Certificate {
+            key: public_key_from_bytes(number(&bytes, 0)?).ok()?,
+            not_before: time(32)?,
+            not_after: time(40)?,
+            root_version: u32::from_be_bytes(number(&bytes, 48)?),
+            bytes,
+        })
+    }
+
+    /// The certificate's bytes, as carried.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// Whether the root key `root` signed this certificate.
     pub(crate) fn signed_by(&self, root: &VerifyingKey) -> bool {
-        verify_strict(root, &self.message, &self.signature)
+        let (signed, signature) = self.bytes.split_at(CERTIFICATE_SIGNED);
+        verifies(root, CERTIFICATE_DOMAIN, signed, signature)
     }
+}
+
+/// One root version, as read from a root whose signatures have not yet
+/// been checked.
+pub(crate) struct RootVersion {
+    pub(crate) version: u32,
+    pub(crate) key: VerifyingKey,
+    bytes: Vec<u8>,
 }
 
 impl RootVersion {
-    /// Reads a root version; `None` when it breaks a rule of its format.
+    /// Reads a root version of 2 or more (what a verdict's `roots`
+    /// carries); `None` when it is not one.
     pub(crate) fn read(value: &Value) -> Option<Self> {
-        let signed = signed_object(value)?;
-        let mut signatures = Vec::new();
-        for entry in value.get("signatures")?.as_array()? {
-            let id = KeyId::parse(entry.get("keyId")?.as_str()?)?;
-            signatures.push((id, decode_base64(entry.get("signature")?.as_str()?)?));
-        }
+        let bytes = bytes_of(value).filter(|b| b.len() == ROOT_SIGNED + 128)?;
         Some(RootVersion {
-            version: version(signed.get("version"))?,
-            key: named_key(Members(signed))?,
-            message: message(ROOT_DOMAIN, signed)?,
-            signatures,
+            version: u32::from_be_bytes(number(&bytes, 0)?),
+            key: public_key_from_bytes(number(&bytes, 4)?).ok()?,
+            bytes,
         })
     }
 
-    /// Whether `key` signed this root version (under its keyId).
-    pub(crate) fn signed_by(&self, key: &VerifyingKey) -> bool {
-        let id = KeyId::of(key);
-        self.signatures
-            .iter()
-            .any(|(by, signature)| *by == id && verify_strict(key, &self.message, signature))
+    /// Whether this version is signed by its own key and by `previous`,
+    /// the key of the version before it.
+    pub(crate) fn signed_by(&self, previous: &VerifyingKey) -> (bool, bool) {
+        let (signed, signatures) = self.bytes.split_at(ROOT_SIGNED);
+        let (own, by_previous) = signatures.split_at(64);
+        (
+            verifies(&self.key, ROOT_DOMAIN, signed, own),
+            verifies(previous, ROOT_DOMAIN, signed, by_previous),
+        )
     }
-}
-
-/// `{"keyId", "publicKey"}` of `key`, the members that name a key.
-fn key_members(key: &VerifyingKey) -> Object {
-    let mut members = Object::new();
-    members.insert("keyId", Value::String(KeyId::of(key).to_string()));
-    members.insert("publicKey", Value::String(encode_base64(key.as_bytes())));
-    members
-}
-
-fn signature_of(key: &SigningKey, domain: &[u8], signed: &Object) -> String {
-    // What the core writes holds only safe integers: it has a canonical form.
-    let canonical = signed.canonical().unwrap_or_default();
-    encode_base64(
-        &key.sign(&[domain, canonical.as_bytes()].concat())
-            .to_bytes(),
-    )
 }
 
 /// What a root key is for a certificate: its secret and its version.
@@ -188,7 +172,8 @@ crate::writing::words_from_str!(CertifyError);
 crate::writing::error_without_cause!(CertifyError);
 
 /// The certificate by which `root` certifies `key` from `not_before` to
-/// `not_after`: the value of a verdict document's `certificate` member.
+/// `not_after`, as base64: the value of a verdict document's `certificate`
+/// member.
 ///
 /// # Errors
 ///
@@ -198,53 +183,41 @@ pub fn certify_key(
     not_before: Timestamp,
     not_after: Timestamp,
     root: RootSigner<'_>,
-) -> Result<Object, CertifyError> {
+) -> Result<String, CertifyError> {
     if not_after <= not_before {
         return Err(CertifyError::WindowEmpty);
     }
     if not_before.plus_seconds(MAX_CERTIFICATE_SECONDS) < not_after {
         return Err(CertifyError::WindowTooLong);
     }
-    let mut signed = key_members(key);
-    signed.insert("notBefore", Value::String(not_before.to_rfc3339()));
-    signed.insert("notAfter", Value::String(not_after.to_rfc3339()));
-    signed.insert("rootVersion", Value::Integer(root.version.into()));
-    let root_id = KeyId::of(&root.key.verifying_key());
-    signed.insert("rootKeyId", Value::String(root_id.to_string()));
-    let mut certificate = Object::new();
-    certificate.insert(
-        "signature",
-        Value::String(signature_of(root.key, CERTIFICATE_DOMAIN, &signed)),
-    );
-    certificate.insert("signed", Value::Object(signed));
-    Ok(certificate)
+    let mut bytes = key.as_bytes().to_vec();
+    bytes.extend(not_before.unix_seconds().to_be_bytes());
+    bytes.extend(not_after.unix_seconds().to_be_bytes());
+    bytes.extend(root.version.to_be_bytes());
+    let signature = root.key.sign(&[CERTIFICATE_DOMAIN, &bytes].concat());
+    bytes.extend(signature.to_bytes());
+    Ok(encode_base64(&bytes))
 }
 
-/// Root version `version` naming `key`, signed by `key` and, from version
-/// 2 on, by `previous` (the key of version `version - 1`): the TUF rule.
-pub fn sign_root(version: u32, key: &SigningKey, previous: Option<&SigningKey>) -> Object {
-    let mut signed = key_members(&key.verifying_key());
-    signed.insert("version", Value::Integer(version.into()));
-    let signatures = previous
-        .into_iter()
-        .chain([key])
-        .map(|signer| {
-            let mut entry = Object::new();
-            entry.insert(
-                "keyId",
-                Value::String(KeyId::of(&signer.verifying_key()).to_string()),
-            );
-            entry.insert(
-                "signature",
-                Value::String(signature_of(signer, ROOT_DOMAIN, &signed)),
-            );
-            Value::Object(entry)
-        })
-        .collect();
-    let mut root = Object::new();
-    root.insert("signatures", Value::Array(signatures));
-    root.insert("signed", Value::Object(signed));
-    root
+/// Root version `version` naming `key`, as base64: signed by `key` and,
+/// from version 2 on, by `previous` (the key of version `version - 1`),
+/// the TUF rule.
+pub fn sign_root(version: u32, key: &SigningKey, previous: Option<&SigningKey>) -> String {
+    let mut bytes = version.to_be_bytes().to_vec();
+    bytes.extend(key.verifying_key().as_bytes());
+    let message = [ROOT_DOMAIN, &bytes].concat();
+    for signer in [Some(key), previous].into_iter().flatten() {
+        bytes.extend(signer.sign(&message).to_bytes());
+    }
+    encode_base64(&bytes)
+}
+
+/// The version and key a root version names, when `text` is one (the
+/// service shows them beside it). Its signatures are not checked.
+pub fn root_version_of(text: &str) -> Option<(u32, VerifyingKey)> {
+    let bytes = decode_base64(text).filter(|b| b.len() >= ROOT_SIGNED + 64)?;
+    let version = u32::from_be_bytes(number(&bytes, 0)?);
+    Some((version, public_key_from_bytes(number(&bytes, 4)?).ok()?))
 }
 
 #[cfg(test)]
@@ -264,10 +237,10 @@ mod tests {
             version: 1,
         };
         let (from, to) = (time("2026-09-01T00:00:00Z"), time("2026-11-30T00:00:00Z"));
-        let value = Value::Object(certify_key(&key, from, to, signer).unwrap());
-        let read = Certificate::read(&value).unwrap();
+        let text = certify_key(&key, from, to, signer).unwrap();
+        let read = Certificate::read(&Value::String(text)).unwrap();
         assert_eq!((read.key, read.not_before, read.not_after), (key, from, to));
-        assert_eq!(read.root_key_id, KeyId::of(&root.verifying_key()));
+        assert_eq!(read.root_version, 1);
         assert!(read.signed_by(&root.verifying_key()));
         assert!(!read.signed_by(&key));
         assert_eq!(
@@ -279,6 +252,7 @@ mod tests {
             certify_key(&key, from, late, signer),
             Err(CertifyError::WindowTooLong)
         );
+        assert!(Certificate::read(&Value::String("AAAA".into())).is_none());
     }
 
     #[test]
@@ -287,28 +261,17 @@ mod tests {
             SigningKey::from_bytes(&[1; 32]),
             SigningKey::from_bytes(&[3; 32]),
         );
-        let root = RootVersion::read(&Value::Object(sign_root(2, &two, Some(&one)))).unwrap();
-        assert_eq!(root.version, 2);
-        assert!(root.signed_by(&one.verifying_key()) && root.signed_by(&two.verifying_key()));
-        let first = RootVersion::read(&Value::Object(sign_root(1, &one, None))).unwrap();
-        assert!(first.signed_by(&one.verifying_key()) && !first.signed_by(&two.verifying_key()));
-    }
-
-    #[test]
-    fn a_key_named_under_another_id_or_a_version_zero_is_refused() {
-        let one = SigningKey::from_bytes(&[1; 32]);
-        let mut root = sign_root(1, &one, None);
-        let Some(Value::Object(signed)) = root.remove("signed") else {
-            unreachable!()
-        };
-        let mut wrong_id = signed.clone();
-        wrong_id.insert("keyId", Value::String("0000000000000000".into()));
-        let mut zero = signed.clone();
-        zero.insert("version", Value::Integer(0));
-        for signed in [wrong_id, zero] {
-            let mut doc = root.clone();
-            doc.insert("signed", Value::Object(signed));
-            assert_eq!(RootVersion::read(&Value::Object(doc)), None);
-        }
+        let text = sign_root(2, &two, Some(&one));
+        assert_eq!(root_version_of(&text), Some((2, two.verifying_key())));
+        let root = RootVersion::read(&Value::String(text)).unwrap();
+        assert_eq!((root.version, root.key), (2, two.verifying_key()));
+        assert_eq!(root.signed_by(&one.verifying_key()), (true, true));
+        assert_eq!(root.signed_by(&two.verifying_key()), (true, false));
+        let first = sign_root(1, &one, None);
+        assert_eq!(root_version_of(&first), Some((1, one.verifying_key())));
+        assert!(
+            RootVersion::read(&Value::String(first)).is_none(),
+            "version 1 is pinned, never carried"
+        );
     }
 }

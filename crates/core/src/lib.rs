@@ -96,17 +96,16 @@
 //! [`KeyAt`]); a service signs with [`sign_verdict`]. [`ed25519_dalek`] is
 //! the version the core signs and verifies with.
 //!
-//! **Roots and key certificates.** A consumer may pin a service's root key
+//! **Roots and key certificates** (feature `roots`). A consumer may pin a service's root key
 //! instead ([`TrustedKeys::with_roots`], [`PinnedRoot`]): a verdict then
 //! verifies under the key its `certificate` certifies ([`check_trust`],
 //! [`TrustProblem`]), walking its `roots` from the newest root version
 //! verified, never back. A service's root key certifies signing keys
-//! ([`certify_key`], [`RootSigner`], [`CertifyError`],
+//! ([`certify_key`], [`Certificate`], [`RootSigner`], [`CertifyError`],
 //! [`DEFAULT_CERTIFICATE_SECONDS`], [`MAX_CERTIFICATE_SECONDS`]) and signs
-//! the next root version ([`sign_root`]), over [`CERTIFICATE_DOMAIN`] and
-//! [`ROOT_DOMAIN`], within [`MAX_CERTIFICATE_BYTES`] and
-//! [`MAX_CHAIN_LINKS`]; it signs verdicts carrying them with
-//! [`sign_verdict_carrying`].
+//! the next root version ([`sign_root`], [`root_version_of`]), over
+//! [`CERTIFICATE_DOMAIN`] and [`ROOT_DOMAIN`], within [`MAX_CHAIN_LINKS`];
+//! it signs verdicts carrying them with [`sign_verdict_carrying`].
 //!
 //! **Payment challenges and discovery listings.** A [`Challenge`] is an
 //! x402 `402 Payment Required` read from its every form: its
@@ -150,6 +149,8 @@
 //!   challenge or listing, for the consumers that hand them on.
 //! - `live`: the `live` module (`scan --live`, and the snapshot read
 //!   beside a listing), outside the badge's wasm.
+//! - `roots`: pinned roots and key certificates, outside the script tag's
+//!   wasm.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -157,6 +158,7 @@
 #![warn(unnameable_types)]
 
 mod cache;
+#[cfg(feature = "roots")]
 mod certificate;
 mod challenge;
 mod discovery;
@@ -175,6 +177,7 @@ mod network;
 mod options;
 mod request;
 mod resource;
+#[cfg(feature = "roots")]
 mod root;
 mod schema;
 mod seller;
@@ -188,9 +191,10 @@ mod verdict;
 mod writing;
 
 pub use cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS, MAX_REUSE_SECONDS};
+#[cfg(feature = "roots")]
 pub use certificate::{
-    certify_key, sign_root, CertifyError, RootSigner, CERTIFICATE_DOMAIN,
-    DEFAULT_CERTIFICATE_SECONDS, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_SECONDS, MAX_CHAIN_LINKS,
+    certify_key, root_version_of, sign_root, Certificate, CertifyError, RootSigner,
+    CERTIFICATE_DOMAIN, DEFAULT_CERTIFICATE_SECONDS, MAX_CERTIFICATE_SECONDS, MAX_CHAIN_LINKS,
     ROOT_DOMAIN,
 };
 pub use challenge::{
@@ -222,12 +226,15 @@ pub use request::{
     VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
 pub use resource::{path_span, same_resource};
+#[cfg(feature = "roots")]
 pub use root::{PinnedRoot, TrustProblem};
 pub use schema::evaluation_schema;
 pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
+#[cfg(feature = "roots")]
+pub use signing::check_trust;
 pub use signing::{
-    check_signature, check_trust, sign_verdict, sign_verdict_carrying, signed_message,
-    verify_strict, SignatureStatus,
+    check_signature, sign_verdict, sign_verdict_carrying, signed_message, verify_strict,
+    SignatureStatus,
 };
 pub use time::{Month, Timestamp};
 pub use verdict::{

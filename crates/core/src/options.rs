@@ -262,7 +262,16 @@ impl LookupOptions {
                 .problem(name, OptionRule::Keys(e))
                 .unwrap_or_else(TrustedKeys::none),
         };
-        let keys = keys("publicKey").with_roots(&keys("rootKey"));
+        let public = keys("publicKey");
+        let roots = keys("rootKey");
+        #[cfg(feature = "roots")]
+        let keys = public.with_roots(&roots);
+        // Without the feature, root keys are checked and pin nothing.
+        #[cfg(not(feature = "roots"))]
+        let keys = {
+            drop(roots);
+            public
+        };
 
         let timeout_ms = match o.take("timeoutMs") {
             None => Some(DEFAULT_TIMEOUT_MS),

@@ -1,8 +1,9 @@
 //! A consumer's pinned roots and the rule that takes a signing key on a
-//! verdict's certificate (docs/protocol.md, Roots and key certificates): the chain from the pinned
-//! root version to the certificate's, each link checked, never backwards.
+//! verdict's certificate (docs/protocol.md, Roots and key certificates):
+//! the chain from the newest root version held to the certificate's, each
+//! link checked, never backwards.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use ed25519_dalek::VerifyingKey;
 
@@ -17,13 +18,13 @@ use crate::time::Timestamp;
 pub enum TrustProblem {
     /// The verdict carries no certificate.
     NoCertificate,
-    /// The certificate, or a root version, breaks a rule of its format or
-    /// its bounds.
+    /// The certificate, or a root version, is not one, or the chain is
+    /// longer than [`MAX_CHAIN_LINKS`].
     Malformed,
-    /// The certificate is signed by another root than the pinned one.
+    /// The certificate, or the first root version past the one held, is
+    /// signed by another root than the pinned one.
     OtherRoot,
-    /// The root versions do not chain from the pinned version to the
-    /// certificate's.
+    /// The root versions do not chain to the certificate's.
     BrokenChain,
     /// The certificate is from an older root version than one already verified.
     Rollback,
@@ -37,17 +38,13 @@ impl TrustProblem {
     /// The problem, as a clause.
     pub fn as_str(self) -> &'static str {
         match self {
-            TrustProblem::NoCertificate => "the verdict carries no key certificate",
-            TrustProblem::Malformed => "the key certificate or its root chain is malformed",
-            TrustProblem::OtherRoot => "the key certificate is signed by another root",
-            TrustProblem::BrokenChain => "the chain of root versions is broken",
-            TrustProblem::Rollback => {
-                "the key certificate is from a root version older than one already verified"
-            }
-            TrustProblem::OtherKey => "the key certificate is for another key than the verdict's",
-            TrustProblem::OutsideWindow => {
-                "the verdict was issued outside its key certificate's validity window"
-            }
+            TrustProblem::NoCertificate => "no key certificate",
+            TrustProblem::Malformed => "malformed key certificate or roots",
+            TrustProblem::OtherRoot => "key certificate of another root",
+            TrustProblem::BrokenChain => "broken chain of roots",
+            TrustProblem::Rollback => "key certificate of an older root (rollback)",
+            TrustProblem::OtherKey => "key certificate of another key",
+            TrustProblem::OutsideWindow => "issued outside its key certificate's window",
         }
     }
 }
@@ -55,65 +52,65 @@ impl TrustProblem {
 crate::writing::words_from_str!(TrustProblem);
 crate::writing::error_without_cause!(TrustProblem);
 
-/// One root version a consumer holds: its number and key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Held {
-    version: u32,
-    key: VerifyingKey,
-}
+/// The newest root version verified under each pinned key in this process
+/// (a page, an agent, a server): `(pinned key, version, its key)`.
+static NEWEST: Mutex<Vec<(VerifyingKey, u32, VerifyingKey)>> = Mutex::new(Vec::new());
 
-/// A pinned root key (version 1 of a service's root) and the newest root
-/// version verified from it, which this process or page keeps: a chain
-/// that ends before it is refused. Every pin of one key in a process
-/// shares that newest version ([`PinnedRoot::new`]).
-#[derive(Clone, Debug)]
-pub struct PinnedRoot {
-    pinned: VerifyingKey,
-    newest: Arc<Mutex<Held>>,
-}
+/// The certificates whose signature verified in this process, each with
+/// the root key it verified under, the newest last: a verdict signed under
+/// a key already certified costs one signature check, as under a pinned key.
+static CERTIFIED: Mutex<Vec<(VerifyingKey, Vec<u8>)>> = Mutex::new(Vec::new());
 
-impl PartialEq for PinnedRoot {
-    fn eq(&self, other: &Self) -> bool {
-        self.pinned == other.pinned
+/// How many verified certificates [`CERTIFIED`] keeps (a service's current
+/// and previous keys, under a root or two).
+const KEPT_CERTIFICATES: usize = 8;
+
+/// Whether `certificate` is signed by `root`: checked once, then kept.
+fn certified_by(certificate: &Certificate, root: &VerifyingKey) -> bool {
+    let bytes = certificate.bytes();
+    let known =
+        |kept: &Vec<(VerifyingKey, Vec<u8>)>| kept.iter().any(|(k, b)| k == root && b == bytes);
+    if known(&CERTIFIED.lock().unwrap_or_else(PoisonError::into_inner)) {
+        return true;
     }
+    if !certificate.signed_by(root) {
+        return false;
+    }
+    let mut kept = CERTIFIED.lock().unwrap_or_else(PoisonError::into_inner);
+    if !known(&kept) {
+        if kept.len() == KEPT_CERTIFICATES {
+            kept.remove(0);
+        }
+        kept.push((*root, bytes.to_vec()));
+    }
+    true
 }
 
-impl Eq for PinnedRoot {}
-
-/// Every root pinned in this process, so that each new pin of a key (a
-/// badge's lookup, a guard's) starts from the newest version verified under
-/// it so far.
-static PINNED: Mutex<Vec<PinnedRoot>> = Mutex::new(Vec::new());
+/// A pinned root key (version 1 of a service's root). The newest root
+/// version verified under it is the process's, shared by every pin of the
+/// key: a chain that ends before it is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinnedRoot(VerifyingKey);
 
 impl PinnedRoot {
-    /// Pins root version 1's key, sharing the newest version verified with
-    /// every pin of the same key in this process.
+    /// Pins root version 1's key.
     pub fn new(key: VerifyingKey) -> Self {
-        let mut pinned = PINNED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(root) = pinned.iter().find(|root| root.pinned == key) {
-            return root.clone();
-        }
-        let root = PinnedRoot {
-            pinned: key,
-            newest: Arc::new(Mutex::new(Held { version: 1, key })),
-        };
-        pinned.push(root.clone());
-        root
+        PinnedRoot(key)
     }
 
     /// The pinned key.
     pub fn key(&self) -> &VerifyingKey {
-        &self.pinned
+        &self.0
     }
 
-    /// The newest root version verified from the pinned one (1 until a
-    /// newer one is).
-    pub fn newest_version(&self) -> u32 {
-        self.held().version
-    }
-
-    fn held(&self) -> Held {
-        *self.newest.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The newest root version verified under the pinned one, and its key
+    /// (version 1, the pinned key, until a newer one is).
+    pub fn newest(&self) -> (u32, VerifyingKey) {
+        let newest = NEWEST.lock().unwrap_or_else(PoisonError::into_inner);
+        newest
+            .iter()
+            .find(|(pinned, ..)| *pinned == self.0)
+            .map_or((1, self.0), |&(_, version, key)| (version, key))
     }
 
     /// The key certified by `certificate` (a verdict's `certificate`
@@ -140,39 +137,36 @@ impl PinnedRoot {
         if roots.len() >= MAX_CHAIN_LINKS {
             return Err(TrustProblem::Malformed);
         }
-        let held = self.held();
-        if certificate.root_version < held.version {
+        let held = self.newest();
+        if certificate.root_version < held.0 {
             return Err(TrustProblem::Rollback);
         }
-        let mut current = held;
+        let (mut version, mut key) = held;
         for root in roots {
             let root = RootVersion::read(root).ok_or(TrustProblem::Malformed)?;
-            if root.version <= current.version {
+            if root.version <= version {
                 continue;
             }
-            if root.version != current.version + 1
-                || !root.signed_by(&current.key)
-                || !root.signed_by(&root.key)
-            {
-                return Err(TrustProblem::BrokenChain);
-            }
-            current = Held {
-                version: root.version,
-                key: root.key,
-            };
-        }
-        if current != held {
-            let mut newest = self.newest.lock().unwrap_or_else(PoisonError::into_inner);
-            if newest.version < current.version {
-                *newest = current;
+            match root.signed_by(&key) {
+                _ if root.version != version + 1 => return Err(TrustProblem::BrokenChain),
+                (true, true) => (version, key) = (root.version, root.key),
+                // The first version past the one held names another root.
+                (true, false) if version == held.0 => return Err(TrustProblem::OtherRoot),
+                _ => return Err(TrustProblem::BrokenChain),
             }
         }
-        if certificate.root_version > current.version {
+        if version > held.0 {
+            let mut newest = NEWEST.lock().unwrap_or_else(PoisonError::into_inner);
+            match newest.iter_mut().find(|(pinned, ..)| *pinned == self.0) {
+                Some(entry) if entry.1 < version => *entry = (self.0, version, key),
+                Some(_) => {}
+                None => newest.push((self.0, version, key)),
+            }
+        }
+        if certificate.root_version > version {
             return Err(TrustProblem::BrokenChain);
         }
-        if certificate.root_key_id != KeyId::of(&current.key)
-            || !certificate.signed_by(&current.key)
-        {
+        if !certified_by(&certificate, &key) {
             return Err(TrustProblem::OtherRoot);
         }
         if KeyId::of(&certificate.key) != *key_id {

@@ -4,8 +4,8 @@
 //! ```json
 //! { "current":  { "keyId": "…", "publicKey": "…", "secretKey": "<base64 32-byte seed>" },
 //!   "previous": [ { "keyId": "…", "publicKey": "…" } ],
-//!   "certificate": { "signed": { … }, "signature": "…" },
-//!   "roots": [ { "signed": { "version": 1, … }, "signatures": [ … ] }, … ] }
+//!   "certificate": "<base64 key certificate>",
+//!   "roots": [ "<base64 root version 1>", … ] }
 //! ```
 //!
 //! `certificate` (the root's certificate of the current key) and `roots`
@@ -17,7 +17,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
-use x402_verdict_core::{decode_base64, encode_base64, parse_public_key, KeyError, KeyId};
+use x402_verdict_core::{
+    decode_base64, encode_base64, parse_public_key, root_version_of, Certificate, KeyError, KeyId,
+};
 
 use super::secret_file::{self, SecretFileError};
 use crate::jsonfile::{self, InvalidFile, JsonFileError};
@@ -56,10 +58,10 @@ pub enum KeyFileRule {
         /// What is wrong with it (completing this level's sentence).
         problem: KeyError,
     },
-    /// `certificate` certifies another key than the current one.
+    /// `certificate` is no certificate of the current key.
     #[error("certificate is not the current key's (run: x402-verdict certify)")]
     CertificateKey,
-    /// `roots` is there and not a list of objects.
+    /// `roots` is there and not a list of root versions.
     #[error("roots is not a list of root versions")]
     Roots,
     /// A `keyId` or `publicKey` label describes another key.
@@ -99,10 +101,10 @@ pub struct KeyFile {
     pub current: SigningKey,
     /// Retired by rotations, newest first; still published.
     pub previous: Vec<VerifyingKey>,
-    /// The root's certificate of the current key, when certified.
-    pub certificate: Option<Value>,
-    /// Every root version, from 1, as `certify` last wrote them.
-    pub roots: Vec<Value>,
+    /// The root's certificate of the current key (base64), when certified.
+    pub certificate: Option<String>,
+    /// Every root version (base64), from 1, as `certify` last wrote them.
+    pub roots: Vec<String>,
 }
 
 impl KeyFile {
@@ -170,16 +172,24 @@ impl KeyFile {
             check_labels(entry, &key, KeyEntry::Previous(index))?;
             previous.push(key);
         }
-        let certificate = doc.get("certificate").filter(|c| !c.is_null()).cloned();
-        if let Some(certificate) = &certificate {
-            let named = &certificate["signed"]["keyId"];
-            if named != &key_entry(&current.verifying_key())["keyId"] {
-                return Err(KeyFileRule::CertificateKey);
-            }
+        let certificate = match &doc["certificate"] {
+            Value::Null => None,
+            Value::String(text) => Certificate::parse(text)
+                .filter(|c| c.key == current.verifying_key())
+                .map(|_| text.clone()),
+            _ => None,
+        };
+        if certificate.is_none() && !doc["certificate"].is_null() {
+            return Err(KeyFileRule::CertificateKey);
         }
         let roots = match &doc["roots"] {
             Value::Null => Vec::new(),
-            Value::Array(items) if items.iter().all(Value::is_object) => items.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|root| root.as_str().filter(|t| root_version_of(t).is_some()))
+                .map(|text| text.map(String::from))
+                .collect::<Option<_>>()
+                .ok_or(KeyFileRule::Roots)?,
             _ => return Err(KeyFileRule::Roots),
         };
         Ok(KeyFile {
@@ -209,7 +219,7 @@ impl KeyFile {
             "previous": self.previous.iter().map(key_entry).collect::<Vec<_>>(),
         });
         if let Some(certificate) = &self.certificate {
-            doc["certificate"] = certificate.clone();
+            doc["certificate"] = certificate.as_str().into();
         }
         if !self.roots.is_empty() {
             doc["roots"] = self.roots.clone().into();
@@ -227,7 +237,7 @@ impl KeyFile {
         };
         let mut current = entry(&self.current.verifying_key(), "current");
         if let Some(certificate) = &self.certificate {
-            current["certificate"] = certificate.clone();
+            current["certificate"] = certificate.as_str().into();
         }
         let mut keys = vec![current];
         keys.extend(self.previous.iter().map(|k| entry(k, "previous")));

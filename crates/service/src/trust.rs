@@ -6,7 +6,7 @@
 //!
 //! ```json
 //! { "version": 2, "keyId": "…", "publicKey": "…", "secretKey": "<base64 32-byte seed>",
-//!   "roots": [ { "signed": { "version": 1, … }, "signatures": [ … ] }, … ] }
+//!   "roots": [ "<base64 root version 1>", "<base64 root version 2>" ] }
 //! ```
 //!
 //! `roots` holds every root version from 1 to `version`; `serve` never reads
@@ -20,10 +20,10 @@ use axum::extract::{Path as UrlPath, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::SigningKey;
-use x402_verdict_core::json::Object;
+use x402_verdict_core::json::{Object, Value as CoreValue};
 use x402_verdict_core::{
-    certify_key, decode_base64, encode_base64, sign_root, CertifyError, KeyId, RootSigner,
-    Timestamp, DEFAULT_CERTIFICATE_SECONDS,
+    certify_key, decode_base64, encode_base64, root_version_of, sign_root, CertifyError, KeyId,
+    RootSigner, Timestamp, DEFAULT_CERTIFICATE_SECONDS,
 };
 
 use crate::jsonfile::{self, InvalidFile, JsonFileError};
@@ -65,21 +65,15 @@ pub struct RootFile {
     pub key: SigningKey,
     /// Its version, from 1.
     pub version: u32,
-    /// Root versions 1 to `version`, signed.
-    pub roots: Vec<Value>,
-}
-
-/// The core's [`Object`] as a `serde_json` value.
-fn to_serde(object: &Object) -> Value {
-    // The core writes only what JSON holds.
-    serde_json::from_str(&object.canonical().unwrap_or_default()).unwrap_or_default()
+    /// Root versions 1 to `version`, signed (base64).
+    pub roots: Vec<String>,
 }
 
 impl RootFile {
     /// Root version 1, a fresh key from the operating system's random source.
     pub fn generate() -> Self {
         let key = SigningKey::generate(&mut rand_core::OsRng);
-        let roots = vec![to_serde(&sign_root(1, &key, None))];
+        let roots = vec![sign_root(1, &key, None)];
         RootFile {
             key,
             version: 1,
@@ -92,7 +86,7 @@ impl RootFile {
         let key = SigningKey::generate(&mut rand_core::OsRng);
         let version = self.version + 1;
         let mut roots = self.roots.clone();
-        roots.push(to_serde(&sign_root(version, &key, Some(&self.key))));
+        roots.push(sign_root(version, &key, Some(&self.key)));
         RootFile {
             key,
             version,
@@ -130,14 +124,26 @@ impl RootFile {
             .and_then(|v| u32::try_from(v).ok())
             .filter(|v| *v >= 1)
             .ok_or(RootFileRule::Version)?;
-        let roots = doc["roots"].as_array().cloned().unwrap_or_default();
-        let numbered = roots
+        let roots: Vec<String> = doc["roots"]
+            .as_array()
+            .map(|roots| {
+                roots
+                    .iter()
+                    .filter_map(|r| r.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let read: Vec<_> = roots.iter().filter_map(|r| root_version_of(r)).collect();
+        let numbered = read
             .iter()
             .enumerate()
-            .all(|(i, root)| root["signed"]["version"].as_u64() == Some(i as u64 + 1));
-        let last_names_key = roots.last().map(|root| &root["signed"]["keyId"])
-            == Some(&Value::from(KeyId::of(&key.verifying_key()).to_string()));
-        if roots.len() != version as usize || !numbered || !last_names_key {
+            .all(|(i, (v, _))| *v as usize == i + 1);
+        let last_names_key = read.last().map(|(_, k)| *k) == Some(key.verifying_key());
+        if read.len() != version as usize
+            || roots.len() != read.len()
+            || !numbered
+            || !last_names_key
+        {
             return Err(RootFileRule::Roots);
         }
         Ok(RootFile {
@@ -247,7 +253,7 @@ pub fn certify(args: CertifyArgs) -> Result<(), RootError> {
         version: root.version,
     };
     let certificate = certify_key(&keys.current.verifying_key(), now, not_after, signer)?;
-    keys.certificate = Some(to_serde(&certificate));
+    keys.certificate = Some(certificate);
     keys.roots = root.roots;
     keys.save(&args.keys)?;
     println!("keyId {}", KeyId::of(&keys.current.verifying_key()));
@@ -293,21 +299,22 @@ pub fn root(command: RootCommand) -> Result<(), RootError> {
 /// `signature`: the current key's `certificate` and, when its root is newer
 /// than version 1, the `roots` from version 2 on.
 pub fn carried(keys: &KeyFile) -> Object {
-    let mut members = json!({});
+    let mut members = Object::new();
     if let Some(certificate) = &keys.certificate {
-        members["certificate"] = certificate.clone();
+        members.insert("certificate", CoreValue::String(certificate.clone()));
         if keys.roots.len() > 1 {
-            members["roots"] = keys.roots[1..].to_vec().into();
+            let roots = keys.roots[1..].iter().cloned().map(CoreValue::String);
+            members.insert("roots", CoreValue::Array(roots.collect()));
         }
     }
-    // A key file's members are strict JSON already.
-    Object::parse(members.to_string().as_bytes()).unwrap_or_default()
+    members
 }
 
 /// The cache lifetime of a root version: it never changes.
 const ROOT_CACHE: &str = "public, max-age=31536000, immutable";
 
-/// `GET /v0/root/N.json`: root version N, as the key file holds it.
+/// `GET /v0/root/N.json`: root version N (`root`, as verdicts carry it),
+/// with the version and key it names.
 pub(crate) async fn root_version(
     State(roots): State<std::sync::Arc<Vec<Bytes>>>,
     UrlPath(file): UrlPath<String>,
@@ -331,7 +338,16 @@ pub(crate) fn routes(keys: &KeyFile) -> axum::Router {
     let roots: Vec<Bytes> = keys
         .roots
         .iter()
-        .map(|root| root.to_string().into())
+        .filter_map(|root| {
+            let (version, key) = root_version_of(root)?;
+            let document = json!({
+                "version": version,
+                "keyId": KeyId::of(&key).to_string(),
+                "publicKey": encode_base64(key.as_bytes()),
+                "root": root,
+            });
+            Some(document.to_string().into())
+        })
         .collect();
     axum::Router::new()
         .route("/v0/root/{file}", axum::routing::get(root_version))
