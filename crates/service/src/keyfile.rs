@@ -24,9 +24,10 @@ use x402_verdict_core::{
 use super::secret_file::{self, SecretFileError};
 use crate::jsonfile::{self, InvalidFile, JsonFileError};
 
-/// Why a key file cannot be used: the file, then what is wrong with it.
+/// Why a file holding a secret key (a key file, a root key file) cannot
+/// be used: the file, then what is wrong with it (`R`, its rules).
 #[derive(Debug, thiserror::Error)]
-pub enum KeyFileError {
+pub enum SecretJsonError<R: std::error::Error + 'static> {
     /// It is not a private regular file of at most 64 KiB, or cannot be read.
     #[error(transparent)]
     Secret(#[from] SecretFileError),
@@ -35,7 +36,37 @@ pub enum KeyFileError {
     File(#[from] JsonFileError),
     /// A member breaks a rule.
     #[error(transparent)]
-    Invalid(#[from] InvalidFile<KeyFileRule>),
+    Invalid(#[from] InvalidFile<R>),
+}
+
+/// Why a key file cannot be used.
+pub type KeyFileError = SecretJsonError<KeyFileRule>;
+
+/// Reads the secret JSON file at `path`: its mode, type and size
+/// ([`secret_file::read`]) before its contents, which `read` takes.
+///
+/// # Errors
+///
+/// One line naming the file and what is wrong with it.
+pub fn load_secret_json<T, R: std::error::Error + 'static>(
+    path: &Path,
+    read: impl FnOnce(&Value) -> Result<T, R>,
+) -> Result<T, SecretJsonError<R>> {
+    let bytes = secret_file::read(path)?;
+    let doc = jsonfile::parse(path, &bytes)?;
+    read(&doc).map_err(|rule| {
+        InvalidFile {
+            path: path.to_owned(),
+            rule,
+        }
+        .into()
+    })
+}
+
+/// The signing key whose 32-byte seed `value` holds in base64.
+pub fn secret_key(value: &Value) -> Option<SigningKey> {
+    let seed = value.as_str().and_then(decode_base64)?;
+    Some(SigningKey::from_bytes(&seed.try_into().ok()?))
 }
 
 /// A rule a key file's contents can break, for [`KeyFileError::Invalid`].
@@ -138,24 +169,11 @@ impl KeyFile {
     ///
     /// One line naming the file and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, KeyFileError> {
-        let bytes = secret_file::read(path)?;
-        let doc = jsonfile::parse(path, &bytes)?;
-        Self::from_json(&doc).map_err(|rule| {
-            InvalidFile {
-                path: path.to_owned(),
-                rule,
-            }
-            .into()
-        })
+        load_secret_json(path, Self::from_json)
     }
 
     fn from_json(doc: &Value) -> Result<Self, KeyFileRule> {
-        let secret = doc["current"]["secretKey"]
-            .as_str()
-            .and_then(decode_base64)
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or(KeyFileRule::SecretKey)?;
-        let current = SigningKey::from_bytes(&secret);
+        let current = secret_key(&doc["current"]["secretKey"]).ok_or(KeyFileRule::SecretKey)?;
         check_labels(&doc["current"], &current.verifying_key(), KeyEntry::Current)?;
         let mut previous = Vec::new();
         let listed = match &doc["previous"] {

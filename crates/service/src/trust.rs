@@ -22,27 +22,15 @@ use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::json::{Object, Value as CoreValue};
 use x402_verdict_core::{
-    certify_key, decode_base64, encode_base64, root_version_of, sign_root, CertifyError, KeyId,
-    RootSigner, Timestamp, DEFAULT_CERTIFICATE_SECONDS,
+    certify_key, encode_base64, root_version_of, sign_root, CertifyError, KeyId, RootSigner,
+    Timestamp, DEFAULT_CERTIFICATE_SECONDS,
 };
 
-use crate::jsonfile::{self, InvalidFile, JsonFileError};
-use crate::keyfile::{KeyFile, KeyFileError};
+use crate::keyfile::{load_secret_json, secret_key, KeyFile, KeyFileError, SecretJsonError};
 use crate::secret_file::{self, SecretFileError};
 
 /// Why a root key file cannot be used: the file, then what is wrong with it.
-#[derive(Debug, thiserror::Error)]
-pub enum RootFileError {
-    /// It is not a private regular file of at most 64 KiB, or cannot be read.
-    #[error(transparent)]
-    Secret(#[from] SecretFileError),
-    /// It is not strict JSON.
-    #[error(transparent)]
-    File(#[from] JsonFileError),
-    /// A member breaks a rule.
-    #[error(transparent)]
-    Invalid(#[from] InvalidFile<RootFileRule>),
-}
+pub type RootFileError = SecretJsonError<RootFileRule>;
 
 /// A rule a root key file's contents can break.
 #[derive(Debug, thiserror::Error)]
@@ -101,24 +89,11 @@ impl RootFile {
     ///
     /// One line naming the file and the member that is wrong.
     pub fn load(path: &Path) -> Result<Self, RootFileError> {
-        let bytes = secret_file::read(path)?;
-        let doc = jsonfile::parse(path, &bytes)?;
-        Self::from_json(&doc).map_err(|rule| {
-            InvalidFile {
-                path: path.to_owned(),
-                rule,
-            }
-            .into()
-        })
+        load_secret_json(path, Self::from_json)
     }
 
     fn from_json(doc: &Value) -> Result<Self, RootFileRule> {
-        let secret = doc["secretKey"]
-            .as_str()
-            .and_then(decode_base64)
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or(RootFileRule::SecretKey)?;
-        let key = SigningKey::from_bytes(&secret);
+        let key = secret_key(&doc["secretKey"]).ok_or(RootFileRule::SecretKey)?;
         let version = doc["version"]
             .as_u64()
             .and_then(|v| u32::try_from(v).ok())
