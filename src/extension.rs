@@ -262,27 +262,34 @@ pub fn settings_in_force(local: JsValue, managed: JsValue) -> JsValue {
 }
 
 /// Settings from the settings page's fields, as the texts written (the
-/// keys read as the badge's `public-key` attribute, empty texts absent),
+/// keys and root keys read as the badge's `public-key` and `root-key` attributes, empty texts absent),
 /// and `problem`, the one line saying what is wrong with them, if anything.
 #[wasm_bindgen(
     js_name = settingsFromForm,
     unchecked_return_type = "{ settings: object; problem?: string }"
 )]
-pub fn settings_from_form(base_url: String, public_key: String, strict: bool) -> JsValue {
+pub fn settings_from_form(
+    base_url: String,
+    public_key: String,
+    root_key: String,
+    strict: bool,
+) -> JsValue {
     let settings = Object::new();
     if !base_url.trim_ascii().is_empty() {
         set(&settings, "baseUrl", &base_url.trim_ascii().into());
     }
-    if !public_key.trim_ascii().is_empty() {
-        let keys = from_attribute("publicKey", public_key);
-        let list: Array = match keys {
+    for (name, text) in [("publicKey", public_key), ("rootKey", root_key)] {
+        if text.trim_ascii().is_empty() {
+            continue;
+        }
+        let list: Array = match from_attribute(name, text) {
             x402_verdict_core::json::Value::Array(items) => items
                 .iter()
                 .filter_map(|k| k.as_str().map(JsValue::from))
                 .collect(),
             _ => Array::new(),
         };
-        set(&settings, "publicKey", &list);
+        set(&settings, name, &list);
     }
     set(&settings, "strict", &strict.into());
     let object = Object::new();

@@ -42,6 +42,8 @@ export interface LookupOptions {
   resourceUrl: string;
   /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
   publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
+  /** Pinned root keys (one base64 Ed25519 key or a list): a verdict verifies under the key its certificate certifies. */
+  rootKey?: string | string[];
   /** Whole-exchange timeout in milliseconds, 1 to "#,
     x402_verdict_core::MAX_TIMEOUT_MS,
     " (default ",

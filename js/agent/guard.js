@@ -26,6 +26,7 @@ async function decide(engine, settings, paymentRequired, requirement, fetched, v
   const check = await engine.checkPayment({
     baseUrl: settings.baseUrl,
     publicKey: settings.publicKey,
+    rootKey: settings.rootKey,
     timeoutMs: settings.timeoutMs,
     strict: settings.strict,
     chain: requirement.network,
@@ -53,13 +54,13 @@ async function decide(engine, settings, paymentRequired, requirement, fetched, v
 
 /** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
 export function guardWith(engine, client, options = {}) {
-  const { policy, onVerdict, baseUrl, publicKey, timeoutMs, strict, httpClient } = options;
+  const { policy, onVerdict, baseUrl, publicKey, rootKey, timeoutMs, strict, httpClient } = options;
   const custom = typeof policy === "function";
   // None: the core's default policy.
   const name = custom ? "function" : policy === undefined ? undefined : String(policy);
   const problem = custom ? undefined : engine.checkPolicy(name);
   if (problem) throw new TypeError(problem);
-  const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, timeoutMs, strict };
+  const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, rootKey, timeoutMs, strict };
   /** Each accepted option's decision, by the option object the client selects among. */
   const decisions = new WeakMap();
   /** The URL fetched for each PaymentRequired, where an x402HTTPClient tells it. */

@@ -36,6 +36,8 @@ export interface GuardOptions extends Pick<LookupOptions, "timeoutMs" | "strict"
    * (kept per Cache-Control; `unverifiable` when they cannot be had).
    */
   publicKey?: LookupOptions["publicKey"];
+  /** Pinned root keys: a verdict verifies under the key its certificate certifies (docs/protocol.md, Roots and key certificates). */
+  rootKey?: LookupOptions["rootKey"];
   /** `"avoid-revoked"` (default), `"require-human-backed"`, or a function. */
   policy?: Exclude<PolicyName, "function"> | PolicyFunction;
   /**

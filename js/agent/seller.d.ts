@@ -14,8 +14,10 @@ export interface Endpoint {
 export interface ServiceOptions extends Pick<LookupOptions, "timeoutMs"> {
   /** The verification service's base URL (absolute http(s)). */
   baseUrl: string;
-  /** Trusted keys: one base64 Ed25519 key or a list of them (the badge needs them to take an inlined verdict). */
-  publicKey: string | string[];
+  /** Trusted keys: one base64 Ed25519 key or a list of them (the badge needs them, or `rootKey`, to take an inlined verdict). */
+  publicKey?: string | string[];
+  /** Pinned root keys: one base64 Ed25519 key or a list of them; each verdict's certificate names its signing key. */
+  rootKey?: string | string[];
   /** Require a valid signature for a positive result (default true). */
   strict?: boolean;
 }

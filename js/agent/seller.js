@@ -50,13 +50,13 @@ const keyOf = ({ chain, payTo, resourceUrl }) => JSON.stringify([chain, payTo, r
  * inlined now); each call keeps the endpoint warm. `fetch(endpoint)`
  * resolves to the same once an answer is in.
  */
-export function verdictCache({ baseUrl, publicKey, strict = true, timeoutMs } = {}) {
+export function verdictCache({ baseUrl, publicKey, rootKey, strict = true, timeoutMs } = {}) {
   const most = engine.maxKeptVerdicts();
   /** By endpoint key, least recently asked first: { endpoint, verdict, freshUntil, staleUntil, asked, pending, timer }. */
   const kept = new Map();
   /** By endpoint key, the request in flight. */
   const inFlight = new Map();
-  const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl });
+  const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, rootKey, strict, timeoutMs, chain, payTo, resourceUrl });
 
   /**
    * Fetches the entry's verdict anew; keeps the old one within its stale
@@ -152,8 +152,9 @@ const nonceOf = (nonce) => (typeof nonce === "function" ? nonce() : nonce);
  * true unless told, as one without a value), the `verdict` inlined when
  * given; every value escaped.
  */
-export function badgeHtml({ strict = true, publicKey, ...options }) {
-  const values = { ...options, publicKey: Array.isArray(publicKey) ? publicKey.join(",") : publicKey };
+export function badgeHtml({ strict = true, publicKey, rootKey, ...options }) {
+  const listed = (keys) => (Array.isArray(keys) ? keys.join(",") : keys);
+  const values = { ...options, publicKey: listed(publicKey), rootKey: listed(rootKey) };
   let html = `<span ${MARK}`;
   for (const field of FIELDS) {
     const value = values[field];
@@ -195,8 +196,8 @@ function ownPage(head, list) {
  * (./placement.js; the page as given when they cannot go there safely).
  * Its `cache` keeps them warm.
  */
-export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
-  const cache = verdictCache({ baseUrl, publicKey, strict, timeoutMs });
+export function verdictPaywall({ baseUrl, publicKey, rootKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
+  const cache = verdictCache({ baseUrl, publicKey, rootKey, strict, timeoutMs });
   return {
     cache,
     generateHtml(paymentRequired, config) {
@@ -205,7 +206,7 @@ export function verdictPaywall({ baseUrl, publicKey, badgeScriptUrl, paywall, st
       // with the verdict the 402 staples for it, else the one kept warm.
       const options = endpoints.map(({ chain, payTo, resourceUrl, verdict }) => {
         const inlined = verdict ?? cache.get({ chain, payTo, resourceUrl });
-        const badge = badgeHtml({ baseUrl, publicKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: inlined });
+        const badge = badgeHtml({ baseUrl, publicKey, rootKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: inlined });
         return `<li>${badge} ${escape(engine.paywallOptionLabel(chain, payTo))}</li>`;
       });
       const head = headHtml({ badgeScriptUrl, nonce });

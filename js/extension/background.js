@@ -227,7 +227,7 @@ const ANSWERS = {
   },
   view: ({ tabId }) => viewOf(tabId),
   settings: () => inForce,
-  form: ({ baseUrl, publicKey, strict }) => engine.settingsFromForm(String(baseUrl), String(publicKey), Boolean(strict)),
+  form: ({ baseUrl, publicKey, rootKey, strict }) => engine.settingsFromForm(String(baseUrl), String(publicKey), String(rootKey ?? ""), Boolean(strict)),
 };
 
 api.runtime.onMessage.addListener((message, sender, reply) => {

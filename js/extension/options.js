@@ -1,5 +1,5 @@
 // The extension's settings page: the verification service's base URL, its
-// keys and strict mode, saved in storage.local under SETTINGS.key as the
+// keys, its root keys and strict mode, saved in storage.local under SETTINGS.key as the
 // badge's options of the same names; those an organization's policy sets
 // (storage.managed) are shown and not changed. The engine (through the
 // background) reads the fields and says what is wrong; every word comes
@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 const ask = (message) => api.runtime.sendMessage(message);
 
 document.title = WORDS.settingsTitle;
-for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WORDS.settingBaseUrl], ["public-key-label", WORDS.settingPublicKey], ["strict-label", WORDS.settingStrict], ["save", WORDS.save]]) {
+for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WORDS.settingBaseUrl], ["public-key-label", WORDS.settingPublicKey], ["root-key-label", WORDS.settingRootKey], ["strict-label", WORDS.settingStrict], ["save", WORDS.save]]) {
   $(id).textContent = text;
 }
 
@@ -19,6 +19,7 @@ for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WOR
 const FIELDS = {
   baseUrl: [$("base-url"), (input, value) => (input.value = value ?? "")],
   publicKey: [$("public-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
+  rootKey: [$("root-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
   strict: [$("strict"), (input, value) => (input.checked = value === true)],
 };
 
@@ -36,7 +37,7 @@ for (const [name, [input, show]] of Object.entries(FIELDS)) {
 
 $("settings").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const form = { kind: "form", baseUrl: $("base-url").value, publicKey: $("public-key").value, strict: $("strict").checked };
+  const form = { kind: "form", baseUrl: $("base-url").value, publicKey: $("public-key").value, rootKey: $("root-key").value, strict: $("strict").checked };
   const read = await ask(form);
   if (read.problem) {
     $("status").textContent = WORDS.settingsRefused + read.problem;

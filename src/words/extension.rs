@@ -70,6 +70,10 @@ pub const SETTING_BASE_URL: &str = "Verification service (its base URL)";
 pub const SETTING_PUBLIC_KEY: &str =
     "Its Ed25519 public keys, base64, separated by commas (none: the keys the service publishes)";
 
+/// The label of the root keys.
+pub const SETTING_ROOT_KEY: &str =
+    "Or its root keys, base64, separated by commas: each verdict's certificate then names the key";
+
 /// The label of strict mode.
 pub const SETTING_STRICT: &str =
     "Strict: an endpoint reads verified only with a signature from these keys";

@@ -61,6 +61,10 @@ pub struct TrustArgs {
     /// A trusted public key (raw 32 bytes, base64); repeat for several.
     #[arg(long = "public-key", value_parser = parse_key)]
     pub public_keys: Vec<VerifyingKey>,
+    /// A pinned root key (raw 32 bytes, base64): a verdict verifies under
+    /// the key its certificate certifies; repeat for several.
+    #[arg(long = "root-key", value_parser = parse_key)]
+    pub root_keys: Vec<VerifyingKey>,
     /// Require a valid signature for a positive result.
     #[arg(long)]
     pub strict: bool,
@@ -76,12 +80,13 @@ impl TrustArgs {
     ///
     /// When the HTTP client cannot start.
     pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, HttpClientError> {
-        let keys = TrustedKeys::from_keys(self.public_keys.iter().copied());
+        let roots = TrustedKeys::from_keys(self.root_keys.iter().copied());
+        let keys = TrustedKeys::from_keys(self.public_keys.iter().copied()).with_roots(&roots);
         Verifier::new(base_url, keys, self.strict, self.timeout_ms)
     }
 }
 
-/// `--public-key`'s value that is not a key (`the key is not base64`: the
+/// `--public-key`'s or `--root-key`'s value that is not a key (`the key is not base64`: the
 /// rule completes this level's sentence; it is no cause of its own).
 #[derive(Debug, thiserror::Error)]
 #[error("the key {0}")]

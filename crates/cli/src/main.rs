@@ -52,8 +52,15 @@ enum Command {
     /// Print every way to show an endpoint's badge: script tag, element, Markdown and HTML image, shields.io.
     Snippet(snippet::SnippetArgs),
     #[cfg(feature = "service")]
-    /// Write a new signing key file, or rotate one.
+    /// Write a new signing key file, or rotate one, or a root key file (--root).
     Keygen(x402_verdict_service::keys::KeygenArgs),
+    #[cfg(feature = "service")]
+    /// Certify the key file's signing key under the root key.
+    Certify(x402_verdict_service::trust::CertifyArgs),
+    #[cfg(feature = "service")]
+    /// Manage the root key: rotate it.
+    #[command(subcommand)]
+    Root(x402_verdict_service::trust::RootCommand),
     #[cfg(feature = "service")]
     /// Sign a verdict offline (for publishing on a static host or CDN).
     Sign(x402_verdict_service::keys::SignArgs),
@@ -125,6 +132,10 @@ fn main() -> ExitCode {
             Command::Snippet(args) => refused(snippet::snippet(args)),
             #[cfg(feature = "service")]
             Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            #[cfg(feature = "service")]
+            Command::Certify(args) => refused(x402_verdict_service::trust::certify(args)),
+            #[cfg(feature = "service")]
+            Command::Root(command) => refused(x402_verdict_service::trust::root(command)),
             #[cfg(feature = "service")]
             Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
             #[cfg(feature = "service")]

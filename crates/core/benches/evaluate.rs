@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use ed25519_dalek::SigningKey;
 use serde_json::json;
-use x402_verdict_core::json::{parse_strict, Object};
+use x402_verdict_core::json::{parse_strict, Object, Value};
 use x402_verdict_core::{
-    sign_verdict, signed_message, verify_strict, Endpoint, Lookup, Response, Timestamp,
-    TrustedKeys, VerdictDocument,
+    certify_key, sign_root, sign_verdict, sign_verdict_carrying, signed_message, verify_strict,
+    Endpoint, Lookup, Response, RootSigner, Timestamp, TrustedKeys, VerdictDocument,
 };
 
 fn time(name: &str, mut f: impl FnMut()) -> Duration {
@@ -35,7 +35,7 @@ fn main() {
         "issuedAt": "2026-09-01T08:00:05Z", "operator": "Example Co", "relatedParty": false,
     });
     let verdict = Object::parse(verdict.to_string().as_bytes()).unwrap();
-    let document = sign_verdict(verdict, &key).unwrap();
+    let document = sign_verdict(verdict.clone(), &key).unwrap();
     let body = document.clone().into_bytes();
     let document: serde_json::Value = serde_json::from_str(&document).unwrap();
     let lookup = Lookup {
@@ -89,6 +89,8 @@ fn main() {
         share(verify)
     );
 
+    chained(&verdict, &key, &lookup, &body, total, now);
+
     // A hostile body at the 64 KiB cap: one object with as many distinct
     // names as fit. Sorting keeps the duplicate check O(n log n).
     let members: Vec<String> = (0..7000).map(|i| format!("\"{i:x}\":0")).collect();
@@ -102,4 +104,91 @@ fn main() {
     time("  strict JSON parse", || {
         black_box(parse_strict(black_box(hostile.as_bytes())).unwrap());
     });
+}
+
+/// A root of trust: the bytes a key certificate (and a root version) adds
+/// to a verdict, and the time to evaluate a verdict under a pinned root
+/// against the same verdict under its pinned key (`bare`, `bare_time`).
+fn chained(
+    verdict: &Object,
+    key: &SigningKey,
+    bare_lookup: &Lookup,
+    bare: &[u8],
+    bare_time: Duration,
+    now: Timestamp,
+) {
+    let (root1, root2) = (
+        SigningKey::from_bytes(&[1; 32]),
+        SigningKey::from_bytes(&[2; 32]),
+    );
+    let from = Timestamp::parse_rfc3339("2026-09-01T00:00:00Z").unwrap();
+    let to = from.plus_seconds(90 * 86_400);
+    let carrying = |root: &SigningKey, version, roots: Vec<Value>| {
+        let signer = RootSigner { key: root, version };
+        let certificate = certify_key(&key.verifying_key(), from, to, signer).unwrap();
+        let mut carried = Object::new();
+        carried.insert("certificate", Value::String(certificate));
+        if !roots.is_empty() {
+            carried.insert("roots", Value::Array(roots));
+        }
+        sign_verdict_carrying(verdict.clone(), key, &carried)
+            .unwrap()
+            .into_bytes()
+    };
+    let under_root_1 = carrying(&root1, 1, Vec::new());
+    let v2 = Value::String(sign_root(2, &root2, Some(&root1)));
+    let under_root_2 = carrying(&root2, 2, vec![v2]);
+    println!(
+        "bytes a verdict carries beside its own {}: a key certificate {}, with one root version {}",
+        bare.len(),
+        under_root_1.len() - bare.len(),
+        under_root_2.len() - bare.len()
+    );
+    let pinned = |seed: u8| Lookup {
+        keys: TrustedKeys::none().with_roots(&TrustedKeys::from_keys([SigningKey::from_bytes(
+            &[seed; 32],
+        )
+        .verifying_key()])),
+        ..bare_lookup.clone()
+    };
+    let evaluate = |lookup: &Lookup, body: &[u8]| {
+        let result = lookup.evaluate(Response::Http { status: 200, body }, now);
+        assert_eq!(result.signature.as_str(), "valid");
+        black_box(result);
+    };
+    let lookup = pinned(1);
+    let chained = time("evaluate a verdict under its root", || {
+        evaluate(&lookup, black_box(&under_root_1))
+    });
+    // Pinned to version 1 of another root whose version 2 signs: the walk
+    // verifies version 2 once, then holds it (as a consumer does).
+    let (root3, root4) = (
+        SigningKey::from_bytes(&[3; 32]),
+        SigningKey::from_bytes(&[4; 32]),
+    );
+    let walked = {
+        let signer = RootSigner {
+            key: &root4,
+            version: 2,
+        };
+        let certificate = certify_key(&key.verifying_key(), from, to, signer).unwrap();
+        let mut carried = Object::new();
+        carried.insert("certificate", Value::String(certificate));
+        let v2 = Value::String(sign_root(2, &root4, Some(&root3)));
+        carried.insert("roots", Value::Array(vec![v2]));
+        sign_verdict_carrying(verdict.clone(), key, &carried)
+            .unwrap()
+            .into_bytes()
+    };
+    let first = Instant::now();
+    evaluate(&pinned(3), &walked);
+    println!(
+        "{:<34} {:>9.2} µs",
+        "  the first, walking root version 2",
+        first.elapsed().as_secs_f64() * 1e6
+    );
+    println!(
+        "a verdict under its root takes {:.2}x the time under its key",
+        chained.as_secs_f64() / bare_time.as_secs_f64()
+    );
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use crate::endpoint::{check_field, Endpoint};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
-use crate::signing::{check_signature, SignatureStatus};
+use crate::signing::SignatureStatus;
 use crate::time::Timestamp;
 use crate::verdict::{VerdictDocument, VerdictError, VerdictRule, WireOutcome};
 use crate::writing::{line, text};
@@ -440,7 +440,13 @@ impl Lookup {
             (Some(at), Some(hours)) => Freshness::at(at, hours, now),
             _ => Freshness::Unknown,
         };
-        let signature = check_signature(document, &self.keys);
+        #[cfg(feature = "roots")]
+        let (signature, detail) = {
+            let (signature, problem) = crate::signing::check_trust(document, &self.keys);
+            (signature, problem.map(|problem| line(&problem)))
+        };
+        #[cfg(not(feature = "roots"))]
+        let (signature, detail) = (crate::signing::check_signature(document, &self.keys), None);
         let (state, reason) = match v.outcome {
             WireOutcome::Revoked => (State::Revoked, Some(Reason::Revoked)),
             WireOutcome::Stale => (State::Unknown, Some(Reason::Stale)),
@@ -464,7 +470,7 @@ impl Lookup {
             verified_at: v.verified_at,
             recheck_every_hours: v.recheck_every_hours,
             reason,
-            detail: None,
+            detail,
         }
     }
 }

@@ -264,7 +264,7 @@ fn json_after<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 pub const SETTINGS_KEY: &str = "settings";
 
 /// The settings' members: the lookup options of the same names.
-pub const SETTINGS_MEMBERS: [&str; 3] = ["baseUrl", "publicKey", "strict"];
+pub const SETTINGS_MEMBERS: [&str; 4] = ["baseUrl", "publicKey", "rootKey", "strict"];
 
 /// Whether settings, each member read by `read`, configure lookups as the
 /// badge's options of the same names would: the options error that names

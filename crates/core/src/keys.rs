@@ -9,6 +9,8 @@ use sha2::{Digest, Sha256};
 use crate::evaluate::Response;
 use crate::json::{parse_strict, Value};
 use crate::request::MAX_BODY_BYTES;
+#[cfg(feature = "roots")]
+use crate::root::PinnedRoot;
 use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
@@ -75,7 +77,12 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 /// The first rule the key breaks.
 pub fn parse_public_key(text: &str) -> Result<VerifyingKey, KeyError> {
     let bytes = decode_base64(text.trim_ascii()).ok_or(KeyError::NotBase64)?;
-    let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyError::Not32Bytes)?;
+    public_key_from_bytes(bytes.try_into().map_err(|_| KeyError::Not32Bytes)?)
+}
+
+/// One raw 32-byte Ed25519 public key, refused as [`parse_public_key`]
+/// refuses it.
+pub(crate) fn public_key_from_bytes(bytes: [u8; 32]) -> Result<VerifyingKey, KeyError> {
     let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::NotAPoint)?;
     if key.is_weak() {
         return Err(KeyError::SmallOrder);
@@ -197,6 +204,10 @@ error_without_cause!(KeyError, KeysError);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedKeys {
     keys: Vec<(KeyId, VerifyingKey)>,
+    /// The pinned root keys, under which a verdict's certificate certifies
+    /// the key that signed it.
+    #[cfg(feature = "roots")]
+    roots: Vec<PinnedRoot>,
     /// The keys were sought from the service ([`TrustedKeys::published`]):
     /// even none found means signatures are checked, and read `unverifiable`.
     sought: bool,
@@ -212,7 +223,32 @@ impl TrustedKeys {
     /// Keys sought from the service count as configured, even when none
     /// could be had.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty() && !self.sought
+        self.keys.is_empty() && self.roots().is_empty() && !self.sought
+    }
+
+    /// Without the feature `roots`, no root is ever pinned.
+    #[cfg(not(feature = "roots"))]
+    fn roots(&self) -> &[()] {
+        &[]
+    }
+
+    /// The same keys, with `roots`' keys pinned as root keys besides: a
+    /// verdict signed by none of the keys verifies under the key its
+    /// certificate certifies, when that chains to one of them.
+    #[cfg(feature = "roots")]
+    pub fn with_roots(mut self, roots: &TrustedKeys) -> Self {
+        for (_, key) in &roots.keys {
+            if !self.roots.iter().any(|root| root.key() == key) {
+                self.roots.push(PinnedRoot::new(*key));
+            }
+        }
+        self
+    }
+
+    /// The pinned roots.
+    #[cfg(feature = "roots")]
+    pub fn roots(&self) -> &[PinnedRoot] {
+        &self.roots
     }
 
     /// The keys a service published at [`KEYS_PATH`](crate::request::KEYS_PATH),

@@ -96,6 +96,17 @@
 //! [`KeyAt`]); a service signs with [`sign_verdict`]. [`ed25519_dalek`] is
 //! the version the core signs and verifies with.
 //!
+//! **Roots and key certificates** (feature `roots`). A consumer may pin a service's root key
+//! instead ([`TrustedKeys::with_roots`], [`PinnedRoot`]): a verdict then
+//! verifies under the key its `certificate` certifies ([`check_trust`],
+//! [`TrustProblem`]), walking its `roots` from the newest root version
+//! verified, never back. A service's root key certifies signing keys
+//! ([`certify_key`], [`Certificate`], [`RootSigner`], [`CertifyError`],
+//! [`DEFAULT_CERTIFICATE_SECONDS`], [`MAX_CERTIFICATE_SECONDS`]) and signs
+//! the next root version ([`sign_root`], [`root_version_of`]), over
+//! [`CERTIFICATE_DOMAIN`] and [`ROOT_DOMAIN`], within [`MAX_CHAIN_LINKS`];
+//! it signs verdicts carrying them with [`sign_verdict_carrying`].
+//!
 //! **Payment challenges and discovery listings.** A [`Challenge`] is an
 //! x402 `402 Payment Required` read from its every form: its
 //! [`PaymentOption`]s, or for a caller that wants endpoints,
@@ -140,6 +151,8 @@
 //!   its signed verdict) drawn and read back, outside the badge's wasm.
 //! - `live`: the `live` module (`scan --live`, and the snapshot read
 //!   beside a listing), outside the badge's wasm.
+//! - `roots`: pinned roots and key certificates, outside the script tag's
+//!   wasm.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -147,6 +160,8 @@
 #![warn(unnameable_types)]
 
 mod cache;
+#[cfg(feature = "roots")]
+mod certificate;
 mod challenge;
 mod discovery;
 mod endpoint;
@@ -166,6 +181,8 @@ mod network;
 mod options;
 mod request;
 mod resource;
+#[cfg(feature = "roots")]
+mod root;
 mod schema;
 mod seller;
 #[cfg(feature = "serde")]
@@ -178,6 +195,12 @@ mod verdict;
 mod writing;
 
 pub use cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS, MAX_REUSE_SECONDS};
+#[cfg(feature = "roots")]
+pub use certificate::{
+    certify_key, root_version_of, sign_root, Certificate, CertifyError, RootSigner,
+    CERTIFICATE_DOMAIN, DEFAULT_CERTIFICATE_SECONDS, MAX_CERTIFICATE_SECONDS, MAX_CHAIN_LINKS,
+    ROOT_DOMAIN,
+};
 pub use challenge::{
     Challenge, ChallengeEndpoints, ChallengeError, ChallengeMember, ChallengeRule, Difference,
     PaymentOption, ValueRule, Within, MAX_CHALLENGE_BYTES, MAX_OPTIONS,
@@ -207,9 +230,16 @@ pub use request::{
     VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
 pub use resource::{path_span, same_resource};
+#[cfg(feature = "roots")]
+pub use root::{PinnedRoot, TrustProblem};
 pub use schema::evaluation_schema;
 pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
-pub use signing::{check_signature, sign_verdict, signed_message, verify_strict, SignatureStatus};
+#[cfg(feature = "roots")]
+pub use signing::check_trust;
+pub use signing::{
+    check_signature, sign_verdict, sign_verdict_carrying, signed_message, verify_strict,
+    SignatureStatus,
+};
 pub use text::accessible_name;
 pub use time::{Month, Timestamp};
 pub use verdict::{

@@ -26,12 +26,13 @@ pub struct LookupOptions {
 }
 
 /// The option names, as JS and JSON spell them, in the order they are checked.
-pub const OPTION_NAMES: [&str; 8] = [
+pub const OPTION_NAMES: [&str; 9] = [
     "baseUrl",
     "chain",
     "payTo",
     "resourceUrl",
     "publicKey",
+    "rootKey",
     "timeoutMs",
     "strict",
     "verdict",
@@ -39,14 +40,14 @@ pub const OPTION_NAMES: [&str; 8] = [
 
 /// An option written as an HTML attribute (`data-public-key="k1, k2"`,
 /// `data-timeout-ms="5000"`, `data-strict`), as the value the option takes:
-/// for `publicKey`, the list of its comma-separated keys; for `timeoutMs`,
+/// for `publicKey` and `rootKey`, the list of its comma-separated keys; for `timeoutMs`,
 /// the whole number its decimal digits write; for `strict`, its
 /// [`strict_from_text`]. Any
 /// other text is the option's value as written, which the option's own rule
 /// then takes or refuses (`timeoutMs="soon"` is not an integer).
 pub fn from_attribute(name: &str, text: String) -> Value {
     match name {
-        "publicKey" => Value::Array(
+        "publicKey" | "rootKey" => Value::Array(
             comma_separated(&text)
                 .map(|key| Value::String(key.to_owned()))
                 .collect(),
@@ -144,7 +145,7 @@ pub enum OptionRule {
     BaseUrl(BaseUrlError),
     /// `chain`, `payTo` or `resourceUrl`: not an acceptable endpoint value.
     Endpoint(FieldRule),
-    /// `publicKey`: not an acceptable key configuration.
+    /// `publicKey` or `rootKey`: not an acceptable key configuration.
     Keys(KeysError),
     /// `timeoutMs`: not a whole number of milliseconds in range.
     Timeout(TimeoutError),
@@ -254,12 +255,22 @@ impl LookupOptions {
                 .ok()
         };
 
-        let keys = match o.take("publicKey").map(|v| TrustedKeys::from_json(&v)) {
+        let mut keys = |name| match o.take(name).map(|v| TrustedKeys::from_json(&v)) {
             None => TrustedKeys::none(),
             Some(Ok(keys)) => keys,
             Some(Err(e)) => o
-                .problem("publicKey", OptionRule::Keys(e))
+                .problem(name, OptionRule::Keys(e))
                 .unwrap_or_else(TrustedKeys::none),
+        };
+        let public = keys("publicKey");
+        let roots = keys("rootKey");
+        #[cfg(feature = "roots")]
+        let keys = public.with_roots(&roots);
+        // Without the feature, root keys are checked and pin nothing.
+        #[cfg(not(feature = "roots"))]
+        let keys = {
+            drop(roots);
+            public
         };
 
         let timeout_ms = match o.take("timeoutMs") {

@@ -5,6 +5,8 @@ use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 use crate::json::{Object, Value};
 use crate::keys::{decode_base64, encode_base64, KeyId, TrustedKeys};
 use crate::request::MAX_BODY_BYTES;
+#[cfg(feature = "roots")]
+use crate::root::TrustProblem;
 use crate::verdict::{SignatureField, Verdict, VerdictDocument, VerdictError};
 
 /// The domain-separation prefix of every signed message.
@@ -55,13 +57,62 @@ pub fn signed_message(verdict: &Object) -> Option<Vec<u8>> {
 
 /// Checks a document's signature with strict Ed25519 under the configured key
 /// whose keyId the verdict names.
+#[cfg(feature = "roots")]
+pub fn check_signature(document: &VerdictDocument, keys: &TrustedKeys) -> SignatureStatus {
+    check_trust(document, keys).0
+}
+
+/// Checks a document's signature with strict Ed25519 under the configured key
+/// whose keyId the verdict names.
+#[cfg(not(feature = "roots"))]
 pub fn check_signature(document: &VerdictDocument, keys: &TrustedKeys) -> SignatureStatus {
     if keys.is_empty() {
         return SignatureStatus::NotChecked;
     }
-    let Some(key) = keys.get(&document.verdict.key_id) else {
-        return SignatureStatus::Unverifiable;
+    match keys.get(&document.verdict.key_id) {
+        Some(key) => check_under(document, key),
+        None => SignatureStatus::Unverifiable,
+    }
+}
+
+/// Checks a document's signature with strict Ed25519 under the configured key
+/// whose keyId the verdict names or, when none does and roots are pinned,
+/// under the key its certificate certifies; with why the certificate gives
+/// no key, when it does not (the signature then reads `unverifiable`).
+#[cfg(feature = "roots")]
+pub fn check_trust(
+    document: &VerdictDocument,
+    keys: &TrustedKeys,
+) -> (SignatureStatus, Option<TrustProblem>) {
+    if keys.is_empty() {
+        return (SignatureStatus::NotChecked, None);
+    }
+    let v = &document.verdict;
+    let key = match keys.get(&v.key_id) {
+        Some(key) => *key,
+        None => {
+            let mut problem = None;
+            let certified = keys.roots().iter().find_map(|root| {
+                root.certified_key(
+                    document.certificate.as_ref(),
+                    document.roots.as_ref(),
+                    &v.key_id,
+                    v.issued_at,
+                )
+                .map_err(|e| problem = problem.filter(|_| e == TrustProblem::OtherRoot).or(Some(e)))
+                .ok()
+            });
+            match certified {
+                Some(key) => key,
+                None => return (SignatureStatus::Unverifiable, problem),
+            }
+        }
     };
+    (check_under(document, &key), None)
+}
+
+/// The document's signature checked under `key`.
+fn check_under(document: &VerdictDocument, key: &VerifyingKey) -> SignatureStatus {
     let bytes = match &document.signature {
         SignatureField::Absent => return SignatureStatus::Unverifiable,
         SignatureField::NotText => return SignatureStatus::Invalid,
@@ -89,7 +140,22 @@ pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bo
 ///
 /// The rule the verdict breaks, or a document larger than consumers accept
 /// ([`MAX_BODY_BYTES`]); nothing is returned then.
-pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, VerdictError> {
+pub fn sign_verdict(verdict: Object, key: &SigningKey) -> Result<String, VerdictError> {
+    sign_verdict_carrying(verdict, key, &Object::new())
+}
+
+/// As [`sign_verdict`], with `carried`'s members (the key's `certificate`
+/// and the chain of `roots`, docs/protocol.md, Roots and key certificates) beside `verdict` and
+/// `signature`.
+///
+/// # Errors
+///
+/// As [`sign_verdict`].
+pub fn sign_verdict_carrying(
+    mut verdict: Object,
+    key: &SigningKey,
+    carried: &Object,
+) -> Result<String, VerdictError> {
     let key_id = KeyId::of(&key.verifying_key());
     verdict.insert(
         crate::verdict::names::KEY_ID,
@@ -98,7 +164,7 @@ pub fn sign_verdict(mut verdict: Object, key: &SigningKey) -> Result<String, Ver
     Verdict::from_object(&verdict)?;
     // A valid verdict holds only safe integers, so it always has a canonical form.
     let message = signed_message(&verdict).unwrap_or_default();
-    let mut document = Object::new();
+    let mut document = carried.clone();
     document.insert(
         "signature",
         Value::String(encode_base64(&key.sign(&message).to_bytes())),

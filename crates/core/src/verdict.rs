@@ -87,6 +87,11 @@ pub struct VerdictDocument {
     pub raw: Object,
     /// The `signature` member.
     pub signature: SignatureField,
+    /// The `certificate` member: the signing key's certificate, read only
+    /// by a consumer that pins a root (docs/protocol.md, Roots and key certificates).
+    pub certificate: Option<Value>,
+    /// The `roots` member: the root versions from 2 to the certificate's.
+    pub roots: Option<Value>,
 }
 
 /// The longest re-check cadence a verdict may promise, in hours (a year).
@@ -295,6 +300,8 @@ impl VerdictDocument {
             verdict,
             raw,
             signature,
+            certificate: doc.remove("certificate"),
+            roots: doc.remove("roots"),
         })
     }
 }

@@ -114,19 +114,22 @@ struct Verifier {
 impl Verifier {
     /// A verifier against `base_url` (without one, every lookup reads
     /// `unknown`, outcome `no_service`), trusting `public_keys` (base64
-    /// Ed25519 keys), with a whole-exchange timeout and strict mode. It
+    /// Ed25519 keys) and the keys certified under `root_keys` (the
+    /// service's pinned root keys), with a whole-exchange timeout and
+    /// strict mode. It
     /// keeps each answer as long as the service's `Cache-Control` allows
     /// (at most an hour), as the badge and the npm package do.
     #[new]
     #[pyo3(
-        signature = (base_url=None, public_keys=None, timeout_ms=None, strict=None),
-        text_signature = "(base_url=None, public_keys=None, timeout_ms=3000, strict=False)"
+        signature = (base_url=None, public_keys=None, timeout_ms=None, strict=None, root_keys=None),
+        text_signature = "(base_url=None, public_keys=None, timeout_ms=3000, strict=False, root_keys=None)"
     )]
     fn new(
         base_url: Option<&Bound<'_, PyAny>>,
         public_keys: Option<&Bound<'_, PyAny>>,
         timeout_ms: Option<&Bound<'_, PyAny>>,
         strict: Option<&Bound<'_, PyAny>>,
+        root_keys: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let base_url = given(base_url)
             .map(|value| match text(value) {
@@ -135,11 +138,13 @@ impl Verifier {
                 None => Err(value_error(&invalid("base_url", OptionRule::NotAString))),
             })
             .transpose()?;
-        let keys = match given(public_keys) {
-            None => TrustedKeys::none(),
+        let configured = |value: Option<&Bound<'_, PyAny>>, name| match given(value) {
+            None => Ok(TrustedKeys::none()),
             Some(value) => TrustedKeys::from_json(&keys_value(value))
-                .map_err(|e| value_error(&invalid("public_keys", OptionRule::Keys(e))))?,
+                .map_err(|e| value_error(&invalid(name, OptionRule::Keys(e)))),
         };
+        let keys = configured(public_keys, "public_keys")?
+            .with_roots(&configured(root_keys, "root_keys")?);
         let timeout_ms = match given(timeout_ms) {
             None => DEFAULT_TIMEOUT_MS,
             Some(value) => Some(value)

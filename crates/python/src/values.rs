@@ -11,12 +11,13 @@ use x402_verdict_core::{
 };
 
 /// The Python names of the core's options, in the order of [`OPTION_NAMES`].
-pub(crate) const PYTHON_NAMES: [&str; 7] = [
+pub(crate) const PYTHON_NAMES: [&str; 8] = [
     "base_url",
     "chain",
     "pay_to",
     "resource_url",
     "public_keys",
+    "root_keys",
     "timeout_ms",
     "strict",
 ];
@@ -79,7 +80,7 @@ pub(crate) fn endpoint_of(
     }
 }
 
-/// `public_keys` as the JSON value the core reads keys from: a string, or
+/// `public_keys` (or `root_keys`) as the JSON value the core reads keys from: a string, or
 /// a list or tuple of them (anything else is no key configuration).
 pub(crate) fn keys_value(value: &Bound<'_, PyAny>) -> Json {
     let item = |v: Bound<'_, PyAny>| text(&v).map_or(Json::Null, Json::String);

@@ -3,22 +3,31 @@
 //!
 //! ```json
 //! { "current":  { "keyId": "…", "publicKey": "…", "secretKey": "<base64 32-byte seed>" },
-//!   "previous": [ { "keyId": "…", "publicKey": "…" } ] }
+//!   "previous": [ { "keyId": "…", "publicKey": "…" } ],
+//!   "certificate": "<base64 key certificate>",
+//!   "roots": [ "<base64 root version 1>", … ] }
 //! ```
+//!
+//! `certificate` (the root's certificate of the current key) and `roots`
+//! (every root version, from 1) are written by `certify`; a rotation drops
+//! the certificate, which named the retired key.
 
 use std::fmt;
 use std::path::Path;
 
 use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
-use x402_verdict_core::{decode_base64, encode_base64, parse_public_key, KeyError, KeyId};
+use x402_verdict_core::{
+    decode_base64, encode_base64, parse_public_key, root_version_of, Certificate, KeyError, KeyId,
+};
 
 use super::secret_file::{self, SecretFileError};
 use crate::jsonfile::{self, InvalidFile, JsonFileError};
 
-/// Why a key file cannot be used: the file, then what is wrong with it.
+/// Why a file holding a secret key (a key file, a root key file) cannot
+/// be used: the file, then what is wrong with it (`R`, its rules).
 #[derive(Debug, thiserror::Error)]
-pub enum KeyFileError {
+pub enum SecretJsonError<R: std::error::Error + 'static> {
     /// It is not a private regular file of at most 64 KiB, or cannot be read.
     #[error(transparent)]
     Secret(#[from] SecretFileError),
@@ -27,7 +36,37 @@ pub enum KeyFileError {
     File(#[from] JsonFileError),
     /// A member breaks a rule.
     #[error(transparent)]
-    Invalid(#[from] InvalidFile<KeyFileRule>),
+    Invalid(#[from] InvalidFile<R>),
+}
+
+/// Why a key file cannot be used.
+pub type KeyFileError = SecretJsonError<KeyFileRule>;
+
+/// Reads the secret JSON file at `path`: its mode, type and size
+/// ([`secret_file::read`]) before its contents, which `read` takes.
+///
+/// # Errors
+///
+/// One line naming the file and what is wrong with it.
+pub fn load_secret_json<T, R: std::error::Error + 'static>(
+    path: &Path,
+    read: impl FnOnce(&Value) -> Result<T, R>,
+) -> Result<T, SecretJsonError<R>> {
+    let bytes = secret_file::read(path)?;
+    let doc = jsonfile::parse(path, &bytes)?;
+    read(&doc).map_err(|rule| {
+        InvalidFile {
+            path: path.to_owned(),
+            rule,
+        }
+        .into()
+    })
+}
+
+/// The signing key whose 32-byte seed `value` holds in base64.
+pub fn secret_key(value: &Value) -> Option<SigningKey> {
+    let seed = value.as_str().and_then(decode_base64)?;
+    Some(SigningKey::from_bytes(&seed.try_into().ok()?))
 }
 
 /// A rule a key file's contents can break, for [`KeyFileError::Invalid`].
@@ -50,6 +89,12 @@ pub enum KeyFileRule {
         /// What is wrong with it (completing this level's sentence).
         problem: KeyError,
     },
+    /// `certificate` is no certificate of the current key.
+    #[error("certificate is not the current key's (run: x402-verdict certify)")]
+    CertificateKey,
+    /// `roots` is there and not a list of root versions.
+    #[error("roots is not a list of root versions")]
+    Roots,
     /// A `keyId` or `publicKey` label describes another key.
     #[error("{entry}.{label} does not match the key")]
     Label {
@@ -87,6 +132,10 @@ pub struct KeyFile {
     pub current: SigningKey,
     /// Retired by rotations, newest first; still published.
     pub previous: Vec<VerifyingKey>,
+    /// The root's certificate of the current key (base64), when certified.
+    pub certificate: Option<String>,
+    /// Every root version (base64), from 1, as `certify` last wrote them.
+    pub roots: Vec<String>,
 }
 
 impl KeyFile {
@@ -95,6 +144,8 @@ impl KeyFile {
         KeyFile {
             current: SigningKey::generate(&mut rand_core::OsRng),
             previous: Vec::new(),
+            certificate: None,
+            roots: Vec::new(),
         }
     }
 
@@ -106,6 +157,8 @@ impl KeyFile {
         KeyFile {
             current: SigningKey::generate(&mut rand_core::OsRng),
             previous,
+            certificate: None,
+            roots: self.roots,
         }
     }
 
@@ -116,24 +169,11 @@ impl KeyFile {
     ///
     /// One line naming the file and the field that is wrong.
     pub fn load(path: &Path) -> Result<Self, KeyFileError> {
-        let bytes = secret_file::read(path)?;
-        let doc = jsonfile::parse(path, &bytes)?;
-        Self::from_json(&doc).map_err(|rule| {
-            InvalidFile {
-                path: path.to_owned(),
-                rule,
-            }
-            .into()
-        })
+        load_secret_json(path, Self::from_json)
     }
 
     fn from_json(doc: &Value) -> Result<Self, KeyFileRule> {
-        let secret = doc["current"]["secretKey"]
-            .as_str()
-            .and_then(decode_base64)
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or(KeyFileRule::SecretKey)?;
-        let current = SigningKey::from_bytes(&secret);
+        let current = secret_key(&doc["current"]["secretKey"]).ok_or(KeyFileRule::SecretKey)?;
         check_labels(&doc["current"], &current.verifying_key(), KeyEntry::Current)?;
         let mut previous = Vec::new();
         let listed = match &doc["previous"] {
@@ -150,7 +190,32 @@ impl KeyFile {
             check_labels(entry, &key, KeyEntry::Previous(index))?;
             previous.push(key);
         }
-        Ok(KeyFile { current, previous })
+        let certificate = match &doc["certificate"] {
+            Value::Null => None,
+            Value::String(text) => Certificate::parse(text)
+                .filter(|c| c.key == current.verifying_key())
+                .map(|_| text.clone()),
+            _ => None,
+        };
+        if certificate.is_none() && !doc["certificate"].is_null() {
+            return Err(KeyFileRule::CertificateKey);
+        }
+        let roots = match &doc["roots"] {
+            Value::Null => Vec::new(),
+            Value::Array(items) => items
+                .iter()
+                .map(|root| root.as_str().filter(|t| root_version_of(t).is_some()))
+                .map(|text| text.map(String::from))
+                .collect::<Option<_>>()
+                .ok_or(KeyFileRule::Roots)?,
+            _ => return Err(KeyFileRule::Roots),
+        };
+        Ok(KeyFile {
+            current,
+            previous,
+            certificate,
+            roots,
+        })
     }
 
     /// Writes the file atomically, readable by its owner only, as
@@ -167,10 +232,16 @@ impl KeyFile {
             "secretKey".into(),
             encode_base64(self.current.as_bytes()).into(),
         );
-        let doc = json!({
+        let mut doc = json!({
             "current": current,
             "previous": self.previous.iter().map(key_entry).collect::<Vec<_>>(),
         });
+        if let Some(certificate) = &self.certificate {
+            doc["certificate"] = certificate.as_str().into();
+        }
+        if !self.roots.is_empty() {
+            doc["roots"] = self.roots.clone().into();
+        }
         secret_file::write(path, format!("{doc:#}\n").as_bytes())
     }
 
@@ -182,7 +253,11 @@ impl KeyFile {
             e["status"] = status.into();
             e
         };
-        let mut keys = vec![entry(&self.current.verifying_key(), "current")];
+        let mut current = entry(&self.current.verifying_key(), "current");
+        if let Some(certificate) = &self.certificate {
+            current["certificate"] = certificate.as_str().into();
+        }
+        let mut keys = vec![current];
         keys.extend(self.previous.iter().map(|k| entry(k, "previous")));
         json!({ "keys": keys })
     }

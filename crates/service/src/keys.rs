@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use x402_verdict_core::json::{Object, ObjectError, Value};
-use x402_verdict_core::{encode_base64, sign_verdict, KeyId, Timestamp, VerdictError};
+use x402_verdict_core::{encode_base64, sign_verdict_carrying, KeyId, Timestamp, VerdictError};
 
 use super::keyfile::{KeyFile, KeyFileError};
 use super::secret_file::SecretFileError;
@@ -22,6 +22,9 @@ pub enum KeygenError {
     /// The new key file cannot be written.
     #[error(transparent)]
     Save(#[from] SecretFileError),
+    /// The root key file cannot be written.
+    #[error(transparent)]
+    Root(#[from] super::trust::RootError),
 }
 
 /// Why `sign` signed nothing. `name` is the input as given (`-` for
@@ -70,8 +73,11 @@ pub struct KeygenArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Rotate an existing key file: its current key becomes `previous`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "root")]
     pub rotate: bool,
+    /// Write a root key file (root version 1) instead: the key consumers pin.
+    #[arg(long)]
+    pub root: bool,
 }
 
 /// Writes a new key file, or rotates one, and prints the new keyId and public key.
@@ -80,6 +86,9 @@ pub struct KeygenArgs {
 ///
 /// An existing file without `--rotate`, a missing or unreadable one with it.
 pub fn keygen(args: KeygenArgs) -> Result<(), KeygenError> {
+    if args.root {
+        return Ok(super::trust::keygen_root(&args.out)?);
+    }
     let keys = if args.rotate {
         KeyFile::load(&args.out)?.rotated()
     } else if args.out.exists() {
@@ -139,7 +148,8 @@ pub fn sign(args: SignArgs) -> Result<(), SignError> {
         let now = Timestamp::from_system_time(SystemTime::now());
         verdict.insert("issuedAt", Value::String(now.to_rfc3339()));
     }
-    let document = sign_verdict(verdict, &keys.current)
+    let carried = super::trust::carried(&keys);
+    let document = sign_verdict_carrying(verdict, &keys.current, &carried)
         .map_err(|source| SignError::Verdict { name, source })?;
     println!("{document}");
     Ok(())

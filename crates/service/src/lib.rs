@@ -20,6 +20,7 @@ pub mod paid;
 pub mod registry;
 pub mod secret_file;
 pub mod static_files;
+pub mod trust;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -39,8 +40,8 @@ use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use x402_verdict_core::{
-    check_signature, sign_verdict, Endpoint, KeyId, SignatureStatus, TrustedKeys, KEYS_PATH,
-    METRICS_PATH, VERDICT_PATH,
+    check_signature, sign_verdict_carrying, Endpoint, KeyId, SignatureStatus, TrustedKeys,
+    KEYS_PATH, METRICS_PATH, VERDICT_PATH,
 };
 
 use clock::Clock;
@@ -170,6 +171,8 @@ struct Service {
     keys: KeyFile,
     /// The keys document, serialized once at start.
     keys_document: Bytes,
+    /// What every signed verdict carries: the key's certificate, the roots.
+    carried: x402_verdict_core::json::Object,
     /// The metrics' operator block and verdict counter.
     metrics: Publisher,
     clock: Clock,
@@ -272,8 +275,10 @@ fn router(
     www: Option<StaticFiles>,
 ) -> Router {
     let keys_document = Bytes::from(keys.keys_document().to_string());
+    let roots = trust::routes(&keys);
     let service = Arc::new(Service {
         registry,
+        carried: trust::carried(&keys),
         keys,
         keys_document,
         metrics,
@@ -291,8 +296,9 @@ fn router(
         .route(KEYS_PATH, get(verification_keys))
         .route(METRICS_PATH, get(published_metrics))
         .merge(badge::routes())
-        .layer(cors.clone())
-        .with_state(service);
+        .with_state(service)
+        .merge(roots)
+        .layer(cors.clone());
     let routes = match www {
         None => api,
         Some(files) => api.merge(
@@ -363,7 +369,8 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
         }
         Some(Found::Attested(a)) => {
             let key_id = KeyId::of(&service.keys.current.verifying_key());
-            match sign_verdict(a.verdict(&asked, now, key_id), &service.keys.current) {
+            let verdict = a.verdict(&asked, now, key_id);
+            match sign_verdict_carrying(verdict, &service.keys.current, &service.carried) {
                 Ok(document) => {
                     service.metrics.count_answer(now);
                     serialized_response(VERDICT_CACHE, document.into())

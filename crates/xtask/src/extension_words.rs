@@ -51,6 +51,7 @@ pub fn module() -> String {
                 "settingsTitle": w::SETTINGS_TITLE,
                 "settingBaseUrl": w::SETTING_BASE_URL,
                 "settingPublicKey": w::SETTING_PUBLIC_KEY,
+                "settingRootKey": w::SETTING_ROOT_KEY,
                 "settingStrict": w::SETTING_STRICT,
                 "save": w::SAVE,
                 "saved": w::SAVED,

@@ -57,6 +57,9 @@ pub enum McpConfigError {
     /// `VERIFICATION_BASE_URL` is not a service's URL.
     #[error("VERIFICATION_BASE_URL {0}")]
     BaseUrl(BaseUrlError),
+    /// `VERIFICATION_ROOT_KEY` is not a key configuration.
+    #[error("VERIFICATION_ROOT_KEY")]
+    RootKey(#[source] KeysError),
     /// `VERIFICATION_PUBLIC_KEY` is not a key configuration.
     #[error("VERIFICATION_PUBLIC_KEY")]
     PublicKey(#[source] KeysError),
@@ -138,7 +141,7 @@ pub struct McpConfig {
 }
 
 impl McpConfig {
-    /// Reads `VERIFICATION_BASE_URL`, `VERIFICATION_PUBLIC_KEY`,
+    /// Reads `VERIFICATION_BASE_URL`, `VERIFICATION_PUBLIC_KEY`, `VERIFICATION_ROOT_KEY`,
     /// `VERIFICATION_TIMEOUT_MS` and `VERIFICATION_STRICT` through `var`.
     ///
     /// # Errors
@@ -151,6 +154,12 @@ impl McpConfig {
         let keys = match var("VERIFICATION_PUBLIC_KEY") {
             None => TrustedKeys::none(),
             Some(v) => TrustedKeys::from_comma_list(&v).map_err(McpConfigError::PublicKey)?,
+        };
+        let keys = match var("VERIFICATION_ROOT_KEY") {
+            None => keys,
+            Some(v) => {
+                keys.with_roots(&TrustedKeys::from_comma_list(&v).map_err(McpConfigError::RootKey)?)
+            }
         };
         let timeout_ms = match var("VERIFICATION_TIMEOUT_MS") {
             None => DEFAULT_TIMEOUT_MS,

@@ -299,9 +299,14 @@ impl Service {
 
     /// [`Service::start`] with more `serve` arguments.
     pub async fn start_with(registry: &Path, keys: &Path, extra: &[&str]) -> Service {
+        Service::start_on("127.0.0.1:0", registry, keys, extra).await
+    }
+
+    /// [`Service::start_with`] listening on `addr` (a restarted service's own).
+    pub async fn start_on(addr: &str, registry: &Path, keys: &Path, extra: &[&str]) -> Service {
         let mut command = Command::new(BIN);
         command
-            .args(["serve", "--listen", "127.0.0.1:0", "--registry"])
+            .args(["serve", "--listen", addr, "--registry"])
             .arg(registry)
             .arg("--keys")
             .arg(keys)

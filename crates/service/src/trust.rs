@@ -1,0 +1,330 @@
+//! The root of trust on the service's side: the root key file, `keygen
+//! --root`, `certify`, `root rotate`, what a verdict carries, and the
+//! published root versions (`/v0/root/N.json`).
+//!
+//! The root key file:
+//!
+//! ```json
+//! { "version": 2, "keyId": "…", "publicKey": "…", "secretKey": "<base64 32-byte seed>",
+//!   "roots": [ "<base64 root version 1>", "<base64 root version 2>" ] }
+//! ```
+//!
+//! `roots` holds every root version from 1 to `version`; `serve` never reads
+//! this file, only the key file into which `certify` copies them.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use axum::body::Bytes;
+use axum::extract::{Path as UrlPath, State};
+use axum::response::Response;
+use serde_json::{json, Value};
+use x402_verdict_core::ed25519_dalek::SigningKey;
+use x402_verdict_core::json::{Object, Value as CoreValue};
+use x402_verdict_core::{
+    certify_key, encode_base64, root_version_of, sign_root, CertifyError, KeyId, RootSigner,
+    Timestamp, DEFAULT_CERTIFICATE_SECONDS,
+};
+
+use crate::keyfile::{load_secret_json, secret_key, KeyFile, KeyFileError, SecretJsonError};
+use crate::secret_file::{self, SecretFileError};
+
+/// Why a root key file cannot be used: the file, then what is wrong with it.
+pub type RootFileError = SecretJsonError<RootFileRule>;
+
+/// A rule a root key file's contents can break.
+#[derive(Debug, thiserror::Error)]
+pub enum RootFileRule {
+    /// `secretKey` is not base64 of a 32-byte seed.
+    #[error("secretKey is missing or not base64 of 32 bytes")]
+    SecretKey,
+    /// `version` is not a whole number from 1.
+    #[error("version is missing or not a whole number from 1")]
+    Version,
+    /// `roots` does not hold one root version for each version from 1,
+    /// the last one naming this key.
+    #[error("roots must hold every root version from 1 to version, the last naming this key")]
+    Roots,
+}
+
+/// A root key: its secret, its version, and every root version up to it.
+pub struct RootFile {
+    /// The secret key of root version `version`.
+    pub key: SigningKey,
+    /// Its version, from 1.
+    pub version: u32,
+    /// Root versions 1 to `version`, signed (base64).
+    pub roots: Vec<String>,
+}
+
+impl RootFile {
+    /// Root version 1, a fresh key from the operating system's random source.
+    pub fn generate() -> Self {
+        let key = SigningKey::generate(&mut rand_core::OsRng);
+        let roots = vec![sign_root(1, &key, None)];
+        RootFile {
+            key,
+            version: 1,
+            roots,
+        }
+    }
+
+    /// Root version `version + 1`, a fresh key, signed by this one and itself.
+    pub fn rotated(&self) -> Self {
+        let key = SigningKey::generate(&mut rand_core::OsRng);
+        let version = self.version + 1;
+        let mut roots = self.roots.clone();
+        roots.push(sign_root(version, &key, Some(&self.key)));
+        RootFile {
+            key,
+            version,
+            roots,
+        }
+    }
+
+    /// Reads and checks a root key file: its mode, type and size before its
+    /// contents.
+    ///
+    /// # Errors
+    ///
+    /// One line naming the file and the member that is wrong.
+    pub fn load(path: &Path) -> Result<Self, RootFileError> {
+        load_secret_json(path, Self::from_json)
+    }
+
+    fn from_json(doc: &Value) -> Result<Self, RootFileRule> {
+        let key = secret_key(&doc["secretKey"]).ok_or(RootFileRule::SecretKey)?;
+        let version = doc["version"]
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|v| *v >= 1)
+            .ok_or(RootFileRule::Version)?;
+        let roots: Vec<String> = doc["roots"]
+            .as_array()
+            .map(|roots| {
+                roots
+                    .iter()
+                    .filter_map(|r| r.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let read: Vec<_> = roots.iter().filter_map(|r| root_version_of(r)).collect();
+        let numbered = read
+            .iter()
+            .enumerate()
+            .all(|(i, (v, _))| *v as usize == i + 1);
+        let last_names_key = read.last().map(|(_, k)| *k) == Some(key.verifying_key());
+        if read.len() != version as usize
+            || roots.len() != read.len()
+            || !numbered
+            || !last_names_key
+        {
+            return Err(RootFileRule::Roots);
+        }
+        Ok(RootFile {
+            key,
+            version,
+            roots,
+        })
+    }
+
+    /// Writes the file atomically, readable by its owner only.
+    ///
+    /// # Errors
+    ///
+    /// As [`secret_file::write`].
+    pub fn save(&self, path: &Path) -> Result<(), SecretFileError> {
+        let public = self.key.verifying_key();
+        let doc = json!({
+            "version": self.version,
+            "keyId": KeyId::of(&public).to_string(),
+            "publicKey": encode_base64(public.as_bytes()),
+            "secretKey": encode_base64(self.key.as_bytes()),
+            "roots": self.roots,
+        });
+        secret_file::write(path, format!("{doc:#}\n").as_bytes())
+    }
+
+    /// Prints the `keyId` and `publicKey` lines, as `keygen` does.
+    fn print(&self) {
+        let public = self.key.verifying_key();
+        println!("keyId {}", KeyId::of(&public));
+        println!("publicKey {}", encode_base64(public.as_bytes()));
+    }
+}
+
+/// Why a root command wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    /// The root key file cannot be used.
+    #[error(transparent)]
+    Root(#[from] RootFileError),
+    /// The key file cannot be used.
+    #[error(transparent)]
+    Keys(#[from] KeyFileError),
+    /// The file to write is there already.
+    #[error("{}: already exists (a root key file is never overwritten)", .0.display())]
+    Exists(PathBuf),
+    /// `--not-after` is not an RFC 3339 UTC time.
+    #[error("--not-after must be an RFC 3339 UTC time such as 2027-03-01T00:00:00Z")]
+    NotAfter,
+    /// The certificate's window is refused.
+    #[error(transparent)]
+    Window(#[from] CertifyError),
+    /// A file cannot be written.
+    #[error(transparent)]
+    Save(#[from] SecretFileError),
+}
+
+/// Writes a new root key file (root version 1) and prints its keyId and
+/// public key: the key consumers pin.
+///
+/// # Errors
+///
+/// An existing file, or one that cannot be written.
+pub fn keygen_root(out: &Path) -> Result<(), RootError> {
+    if out.exists() {
+        return Err(RootError::Exists(out.to_owned()));
+    }
+    let root = RootFile::generate();
+    root.save(out)?;
+    root.print();
+    Ok(())
+}
+
+/// Options of `certify`.
+#[derive(clap::Args, Debug)]
+pub struct CertifyArgs {
+    /// The root key file.
+    #[arg(long)]
+    pub root: PathBuf,
+    /// The key file whose current key to certify; the certificate and the
+    /// root versions are written into it.
+    #[arg(long)]
+    pub keys: PathBuf,
+    /// The end of the certificate's validity (RFC 3339; default 90 days
+    /// from now, at most a year).
+    #[arg(long)]
+    pub not_after: Option<String>,
+}
+
+/// Certifies the key file's current key under the root, from now to
+/// `--not-after`, and writes the certificate and every root version into
+/// the key file.
+///
+/// # Errors
+///
+/// A file that cannot be used, or a window refused.
+pub fn certify(args: CertifyArgs) -> Result<(), RootError> {
+    let root = RootFile::load(&args.root)?;
+    let mut keys = KeyFile::load(&args.keys)?;
+    let now = Timestamp::from_system_time(SystemTime::now());
+    let not_after = match &args.not_after {
+        None => now.plus_seconds(DEFAULT_CERTIFICATE_SECONDS),
+        Some(text) => Timestamp::parse_rfc3339(text).ok_or(RootError::NotAfter)?,
+    };
+    let signer = RootSigner {
+        key: &root.key,
+        version: root.version,
+    };
+    let certificate = certify_key(&keys.current.verifying_key(), now, not_after, signer)?;
+    keys.certificate = Some(certificate);
+    keys.roots = root.roots;
+    keys.save(&args.keys)?;
+    println!("keyId {}", KeyId::of(&keys.current.verifying_key()));
+    println!("notAfter {}", not_after.to_rfc3339());
+    Ok(())
+}
+
+/// `root` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum RootCommand {
+    /// Write root version N+1, signed by version N and by itself.
+    Rotate(RotateArgs),
+}
+
+/// Options of `root rotate`.
+#[derive(clap::Args, Debug)]
+pub struct RotateArgs {
+    /// The current root key file (version N).
+    #[arg(long)]
+    pub root: PathBuf,
+    /// Where to write the new root key file (version N+1).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs a `root` subcommand.
+///
+/// # Errors
+///
+/// A file that cannot be used or written.
+pub fn root(command: RootCommand) -> Result<(), RootError> {
+    let RootCommand::Rotate(args) = command;
+    let next = RootFile::load(&args.root)?.rotated();
+    if args.out.exists() {
+        return Err(RootError::Exists(args.out));
+    }
+    next.save(&args.out)?;
+    next.print();
+    Ok(())
+}
+
+/// What every verdict this key file signs carries beside `verdict` and
+/// `signature`: the current key's `certificate` and, when its root is newer
+/// than version 1, the `roots` from version 2 on.
+pub fn carried(keys: &KeyFile) -> Object {
+    let mut members = Object::new();
+    if let Some(certificate) = &keys.certificate {
+        members.insert("certificate", CoreValue::String(certificate.clone()));
+        if keys.roots.len() > 1 {
+            let roots = keys.roots[1..].iter().cloned().map(CoreValue::String);
+            members.insert("roots", CoreValue::Array(roots.collect()));
+        }
+    }
+    members
+}
+
+/// The cache lifetime of a root version: it never changes.
+const ROOT_CACHE: &str = "public, max-age=31536000, immutable";
+
+/// `GET /v0/root/N.json`: root version N (`root`, as verdicts carry it),
+/// with the version and key it names.
+pub(crate) async fn root_version(
+    State(roots): State<std::sync::Arc<Vec<Bytes>>>,
+    UrlPath(file): UrlPath<String>,
+) -> Response {
+    let version = file
+        .strip_suffix(".json")
+        .filter(|n| !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<usize>().ok());
+    match version.and_then(|n| roots.get(n.checked_sub(1)?)) {
+        Some(root) => crate::serialized_response(ROOT_CACHE, root.clone()),
+        None => crate::json_response(
+            axum::http::StatusCode::NOT_FOUND,
+            crate::NOT_FOUND_CACHE,
+            json!({ "error": "no such root version" }),
+        ),
+    }
+}
+
+/// The routes of the published root versions.
+pub(crate) fn routes(keys: &KeyFile) -> axum::Router {
+    let roots: Vec<Bytes> = keys
+        .roots
+        .iter()
+        .filter_map(|root| {
+            let (version, key) = root_version_of(root)?;
+            let document = json!({
+                "version": version,
+                "keyId": KeyId::of(&key).to_string(),
+                "publicKey": encode_base64(key.as_bytes()),
+                "root": root,
+            });
+            Some(document.to_string().into())
+        })
+        .collect();
+    axum::Router::new()
+        .route("/v0/root/{file}", axum::routing::get(root_version))
+        .with_state(std::sync::Arc::new(roots))
+}

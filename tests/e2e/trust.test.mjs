@@ -1,0 +1,91 @@
+// The badge of the module entry pinned to an operator's root key
+// (`data-root-key` read by renderAll, the element's `root-key`), in each
+// engine, its markup
+// unchanged throughout: human-backed under strict (which needs a valid
+// signature) across three signing-key rotations and a root rotation of
+// the real reference service; a verdict inlined with its certificate and
+// roots is taken with no request; a root the certificate does not chain to
+// reads unknown, the signature required.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { ENGINES, launch } from "../support/browser.mjs";
+import { fetched, startOrigin } from "../support/origin.mjs";
+import { PACKAGE } from "../support/package.mjs";
+import { attested } from "../support/reference-service.mjs";
+import { STEPS, rootOperator } from "../support/root-operator.mjs";
+
+const CHAIN = "base";
+const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+const resourceOf = (i) => `https://api.example.com/step-${i}`;
+
+let operator, front, site;
+const browsers = {};
+
+before(async () => {
+  operator = await rootOperator("badge", STEPS.map((_, i) => attested(CHAIN, PAY_TO, resourceOf(i))));
+  [front, site] = await Promise.all([startOrigin(), startOrigin()]);
+  front.upstream = operator.url;
+  site.folders.set("/pkg/", PACKAGE);
+  for (const engine of ENGINES) browsers[engine] = await launch(engine);
+});
+
+after(async () => {
+  await Promise.all(Object.values(browsers).map((b) => b.close()));
+  await Promise.all([operator?.stop(), front?.stop(), site?.stop()]);
+});
+
+const attribute = (text) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+
+/** The page: a marked span for step `i`'s endpoint pinned to `rootKey`, strict, inlining `verdict` when given. */
+function page(i, rootKey, verdict) {
+  const all = { "base-url": front.url, chain: CHAIN, "pay-to": PAY_TO, "resource-url": resourceOf(i), "root-key": rootKey, strict: "", ...(verdict ? { verdict } : {}) };
+  const attributes = Object.entries(all).map(([k, v]) => `data-${k}="${attribute(v)}"`).join(" ");
+  const element = `<x402-verdict-badge base-url="${front.url}" chain="${CHAIN}" pay-to="${PAY_TO}" resource-url="${resourceOf(i)}" root-key="${rootKey}" strict></x402-verdict-badge>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pinned</title><script type="module">import { renderAll } from "/pkg/index.js"; renderAll();</script></head><body><span data-x402-verdict ${attributes}></span> ${verdict ? "" : element}</body></html>`;
+}
+
+let pages = 0;
+
+/** Opens `html` in `engine`; resolves to each badge's [state, reason] and the verdict requests the page made. */
+async function open(engine, html, count) {
+  const path = `/pinned${++pages}.html`;
+  site.pages.set(path, html);
+  const tab = await browsers[engine].newPage({ viewport: { width: 900, height: 600 } });
+  try {
+    await tab.goto(site.url + path);
+    await tab.waitForFunction((n) => {
+      const hosts = document.querySelectorAll("x402-verdict-view");
+      return hosts.length >= n && [...hosts].every((h) => h.dataset.state !== "checking");
+    }, count, { timeout: 15000 });
+    await tab.waitForTimeout(300);
+    const badges = await tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
+    return { badges, requests: (await fetched(tab, "/v0/verdict")).length };
+  } finally {
+    await tab.close();
+  }
+}
+
+test("pinned to the root, the badge and the element read human-backed across every rotation, in each engine", async () => {
+  for (const [i, step] of STEPS.entries()) {
+    await operator.step(i);
+    for (const engine of ENGINES) {
+      const { badges } = await open(engine, page(i, operator.rootKey), 2);
+      assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], `${engine}, ${step}`);
+    }
+  }
+});
+
+test("a verdict inlined with its certificate and roots is taken with no request; another root reads unknown", async () => {
+  const query = new URLSearchParams({ chain: CHAIN, payTo: PAY_TO, resourceUrl: resourceOf(4) });
+  const verdict = await (await fetch(`${operator.url}/v0/verdict?${query}`)).text();
+  assert.ok(JSON.parse(verdict).roots, "certified by root version 2, it carries the roots");
+  const other = await rootOperator("badge-other", []);
+  for (const engine of ENGINES) {
+    front.requests.length = 0;
+    const inlined = await open(engine, page(4, operator.rootKey, verdict), 1);
+    assert.deepEqual(inlined, { badges: [["human-backed", ""]], requests: 0 }, engine);
+    assert.equal(front.requests.length, 0, `${engine}: no request reached the service`);
+    const foreign = await open(engine, page(4, other.rootKey), 2);
+    assert.deepEqual(foreign.badges, [["unknown", "signature_required"], ["unknown", "signature_required"]], engine);
+  }
+});
