@@ -31,7 +31,7 @@ pub enum BadgeError {
         source: std::io::Error,
     },
     /// No key to check it under.
-    #[error("--badge needs --public-key: an image badge is checked under the keys you trust")]
+    #[error("--badge needs --public-key or --root-key: an image badge is checked under the keys you trust")]
     NoKeys,
     /// The URL could not be fetched.
     #[error("{url}: no answer")]
@@ -164,10 +164,10 @@ pub fn evaluate(
 ///
 /// The badge cannot be read or fetched, or no key is given.
 pub async fn check_badge(source: &str, trust: &TrustArgs, as_json: bool) -> Result<(), BadgeError> {
-    if trust.public_keys.is_empty() {
+    let keys = trust.keys();
+    if keys.is_empty() {
         return Err(BadgeError::NoKeys);
     }
-    let keys = TrustedKeys::from_keys(trust.public_keys.iter().copied());
     let (svg, expected) = fetch(source, trust.timeout_ms).await?;
     let now = Timestamp::from_system_time(std::time::SystemTime::now());
     let (about, result) = evaluate(&svg, expected.as_ref(), &keys, now);

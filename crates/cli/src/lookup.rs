@@ -80,9 +80,13 @@ impl TrustArgs {
     ///
     /// When the HTTP client cannot start.
     pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, HttpClientError> {
+        Verifier::new(base_url, self.keys(), self.strict, self.timeout_ms)
+    }
+
+    /// The keys trusted: the public keys, with the root keys pinned.
+    pub fn keys(&self) -> TrustedKeys {
         let roots = TrustedKeys::from_keys(self.root_keys.iter().copied());
-        let keys = TrustedKeys::from_keys(self.public_keys.iter().copied()).with_roots(&roots);
-        Verifier::new(base_url, keys, self.strict, self.timeout_ms)
+        TrustedKeys::from_keys(self.public_keys.iter().copied()).with_roots(&roots)
     }
 }
 

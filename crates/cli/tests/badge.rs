@@ -185,7 +185,7 @@ async fn check_badge_refuses_a_tampered_or_swapped_image() {
     // Without a key: refused.
     let (code, _, err) = run(&["check", "--badge", &save("good3.svg", &good)]).await;
     assert_eq!(code, 2);
-    assert_eq!(err.trim(), "x402-verdict: --badge needs --public-key: an image badge is checked under the keys you trust");
+    assert_eq!(err.trim(), "x402-verdict: --badge needs --public-key or --root-key: an image badge is checked under the keys you trust");
 }
 
 #[tokio::test]

@@ -188,6 +188,22 @@ async fn pinned_consumers_read_every_rotation_with_their_configuration_unchanged
                 && out.trim_end().ends_with("; signature valid."),
             "{step}: {out}"
         );
+        // The image badge carries the verdict with its certificate: checked offline under the root.
+        let good = format!("{R}good");
+        let query = [("chain", CHAIN), ("payTo", PAY_TO), ("resourceUrl", &good)];
+        let badge =
+            reqwest::Url::parse_with_params(&format!("{base}/v0/badge.svg"), query).unwrap();
+        let args = [
+            "check",
+            "--badge",
+            badge.as_str(),
+            "--root-key",
+            &operator.root_key,
+        ];
+        let (code, out, err) = run(&[&args[..], &["--json"]].concat()).await;
+        assert_eq!(code, 0, "{err}");
+        let out: Value = serde_json::from_str(&out).unwrap();
+        reads_valid(&out["result"], &format!("{step}, its image badge"));
     }
 
     // The service rolled back to a key certified by root version 1: the
