@@ -46,6 +46,14 @@ mod render;
 mod seller;
 pub mod words;
 
+/// The badge's look, as the browser draws it: read natively by the
+/// repository's generators (the image badge's palette), from the crate's
+/// own files, so that a build from the crate's tarball finds it too.
+pub mod look {
+    /// The badge's stylesheet and element code (`js/badge.js`).
+    pub const STYLESHEET: &str = include_str!("../js/badge.js");
+}
+
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -7,8 +7,7 @@
 
 use std::fmt::Write as _;
 
-/// The browser badge's stylesheet, as the build bundles it.
-const STYLESHEET: &str = include_str!("../../../js/badge.js");
+use x402_verdict_badge::look::STYLESHEET;
 
 /// Each state the image shows: its name in the core, its `data-state`, and
 /// the prefix of its colours' custom properties (none: the neutral look).
