@@ -354,40 +354,32 @@ async fn root_commands_refuse_what_would_lose_a_key_with_one_line() {
     );
     let keys = text(&operator.keys);
     let late = hours_from_now(24 * 367);
-    let (code, _, err) = run(&[
-        "certify",
-        "--root",
-        root,
-        "--keys",
-        keys,
-        "--not-after",
-        &late,
-    ])
-    .await;
-    assert_eq!(
-        (code, err.as_str()),
+    let refusals = [
         (
-            2,
-            "x402-verdict: a certificate may be valid for at most a year\n"
-        )
-    );
-    let (code, _, err) = run(&[
-        "certify",
-        "--root",
-        root,
-        "--keys",
-        keys,
-        "--not-after",
-        "soon",
-    ])
-    .await;
-    assert_eq!(
-        (code, err.as_str()),
+            late.as_str(),
+            "a certificate may be valid for at most a year",
+        ),
         (
-            2,
-            "x402-verdict: --not-after must be an RFC 3339 UTC time such as 2027-03-01T00:00:00Z\n"
-        )
-    );
+            "soon",
+            "--not-after must be an RFC 3339 UTC time such as 2027-03-01T00:00:00Z",
+        ),
+    ];
+    for (not_after, said) in refusals {
+        let args = [
+            "certify",
+            "--root",
+            root,
+            "--keys",
+            keys,
+            "--not-after",
+            not_after,
+        ];
+        let (code, _, err) = run(&args).await;
+        assert_eq!(
+            (code, err.as_str()),
+            (2, format!("x402-verdict: {said}\n").as_str())
+        );
+    }
     // The root key file holds a secret: written 0600, refused when open to others.
     let mode = |path: &str| {
         std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions())
