@@ -19,7 +19,7 @@
 import init, { renderAll } from "./index.js";
 import { mount, setTheme } from "./badge.js";
 import { PER_FRAME, inTurn } from "./frames.js";
-import { EMBED_WASM } from "./files.js";
+import { EMBED_ROOTS_WASM, EMBED_WASM } from "./files.js";
 import { ELEMENT, MARK } from "./options.js";
 import { CHECKING } from "./words.js";
 
@@ -38,9 +38,13 @@ function scriptUrl() {
  * import.meta.url (scripts/package-js.mjs), kept where the package's code
  * reads it later, when the script that is running is no longer this one. */
 const x402ScriptUrl = (globalThis[Symbol.for("x402-verdict.script")] = scriptUrl());
-// The wasm is fetched and compiled from the first line, beside everything else.
+// The wasm is fetched and compiled from the first line, beside everything
+// else: where a badge on the page pins a root, or the page preloads the
+// wasm that pins roots (x402-verdict/seller's headHtml, for a script in the
+// <head>, before the badges), that one; else the smaller one. One glue
+// serves both.
 let ready = false;
-init(new URL(EMBED_WASM, x402ScriptUrl)).then(() => {
+init(new URL(document.querySelector(`[${MARK}][data-root-key],${ELEMENT}[root-key],[href$="${EMBED_ROOTS_WASM}"]`) ? EMBED_ROOTS_WASM : EMBED_WASM, x402ScriptUrl)).then(() => {
   ready = true;
   renderAll(document, LAZY);
 });

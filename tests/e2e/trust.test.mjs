@@ -1,18 +1,21 @@
-// The badge of the module entry pinned to an operator's root key
-// (`data-root-key` read by renderAll, the element's `root-key`), in each
-// engine, its markup
-// unchanged throughout: human-backed under strict (which needs a valid
-// signature) across three signing-key rotations and a root rotation of
-// the real reference service; a verdict inlined with its certificate and
-// roots is taken with no request; a root the certificate does not chain to
-// reads unknown, the signature required.
+// The badge pinned to an operator's root key, in each engine, its markup
+// unchanged throughout: by the module entry (`data-root-key` read by
+// renderAll, the element's `root-key`) and by the script tag (embed.js, at
+// the end of the body, and in the <head> as x402-verdict/seller's headHtml
+// writes it, which then loads its wasm that pins roots): human-backed under
+// strict (which needs a valid signature) across three signing-key rotations
+// and a root rotation of the real reference service; a verdict inlined with
+// its certificate and roots is taken with no request; a root the
+// certificate does not chain to reads unknown, the signature required.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ENGINES, launch } from "../support/browser.mjs";
 import { fetched, startOrigin } from "../support/origin.mjs";
-import { PACKAGE } from "../support/package.mjs";
+import { AGENT_PACKAGE, PACKAGE } from "../support/package.mjs";
 import { attested } from "../support/reference-service.mjs";
 import { STEPS, rootOperator } from "../support/root-operator.mjs";
+
+const { headHtml } = await import(`${AGENT_PACKAGE}seller.js`);
 
 const CHAIN = "base";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -36,12 +39,20 @@ after(async () => {
 
 const attribute = (text) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 
-/** The page: a marked span for step `i`'s endpoint pinned to `rootKey`, strict, inlining `verdict` when given. */
-function page(i, rootKey, verdict) {
+/** How a page loads the badge: the module entry; embed.js at the end of the body; embed.js in the head, its wasm preloaded (headHtml). */
+const LOADERS = {
+  module: { head: `<script type="module">import { renderAll } from "/pkg/index.js"; renderAll();</script>`, end: "" },
+  script: { head: "", end: `<script src="/pkg/embed.js"></script>` },
+  head: { head: headHtml({ badgeScriptUrl: "/pkg/embed.js", rootKey: "pinned" }), end: "" },
+};
+
+/** The page: a marked span for step `i`'s endpoint pinned to `rootKey`, strict, inlining `verdict` when given, loaded by `loader`. */
+function page(i, rootKey, verdict, loader = "module") {
   const all = { "base-url": front.url, chain: CHAIN, "pay-to": PAY_TO, "resource-url": resourceOf(i), "root-key": rootKey, strict: "", ...(verdict ? { verdict } : {}) };
   const attributes = Object.entries(all).map(([k, v]) => `data-${k}="${attribute(v)}"`).join(" ");
   const element = `<x402-verdict-badge base-url="${front.url}" chain="${CHAIN}" pay-to="${PAY_TO}" resource-url="${resourceOf(i)}" root-key="${rootKey}" strict></x402-verdict-badge>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pinned</title><script type="module">import { renderAll } from "/pkg/index.js"; renderAll();</script></head><body><span data-x402-verdict ${attributes}></span> ${verdict ? "" : element}</body></html>`;
+  const { head, end } = LOADERS[loader];
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pinned</title>${head}</head><body><span data-x402-verdict ${attributes}></span> ${verdict ? "" : element}${end}</body></html>`;
 }
 
 let pages = 0;
@@ -59,19 +70,37 @@ async function open(engine, html, count) {
     }, count, { timeout: 15000 });
     await tab.waitForTimeout(300);
     const badges = await tab.$$eval("x402-verdict-view", (hosts) => hosts.map((h) => [h.dataset.state, h.dataset.reason ?? ""]));
-    return { badges, requests: (await fetched(tab, "/v0/verdict")).length };
+    const wasms = (await fetched(tab, "_bg.wasm")).map((url) => url.slice(url.lastIndexOf("/") + 1));
+    return { badges, requests: (await fetched(tab, "/v0/verdict")).length, wasms };
   } finally {
     await tab.close();
   }
 }
 
-test("pinned to the root, the badge and the element read human-backed across every rotation, in each engine", async () => {
+/** The wasm each loader fetches for badges that pin a root. */
+const PINNING_WASM = { module: "x402_verdict_badge_bg.wasm", script: "x402_verdict_embed_roots_bg.wasm", head: "x402_verdict_embed_roots_bg.wasm" };
+
+test("pinned to the root, the badge and the element read human-backed across every rotation, in each engine and loader", async () => {
   for (const [i, step] of STEPS.entries()) {
     await operator.step(i);
     for (const engine of ENGINES) {
-      const { badges } = await open(engine, page(i, operator.rootKey), 2);
-      assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], `${engine}, ${step}`);
+      for (const loader of Object.keys(LOADERS)) {
+        const { badges, wasms } = await open(engine, page(i, operator.rootKey, undefined, loader), 2);
+        assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], `${engine}, ${loader}, ${step}`);
+        assert.deepEqual([...new Set(wasms)], [PINNING_WASM[loader]], `${engine}, ${loader}: the wasm that pins roots, alone`);
+      }
     }
+  }
+});
+
+test("by the script tag, a page whose badges pin no root loads the smaller wasm", async () => {
+  const keys = await (await fetch(`${operator.url}/v0/verification-keys`)).json();
+  const publicKey = keys.keys.find((k) => k.status === "current").publicKey;
+  for (const engine of ENGINES) {
+    const html = page(4, operator.rootKey, undefined, "script").replaceAll(/(data-|\s)root-key="[^"]*"/g, ` $1public-key="${publicKey}"`);
+    const { badges, wasms } = await open(engine, html, 2);
+    assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], engine);
+    assert.deepEqual([...new Set(wasms)], ["x402_verdict_embed_bg.wasm"], engine);
   }
 });
 
@@ -81,11 +110,14 @@ test("a verdict inlined with its certificate and roots is taken with no request;
   assert.ok(JSON.parse(verdict).roots, "certified by root version 2, it carries the roots");
   const other = await rootOperator("badge-other", []);
   for (const engine of ENGINES) {
-    front.requests.length = 0;
-    const inlined = await open(engine, page(4, operator.rootKey, verdict), 1);
-    assert.deepEqual(inlined, { badges: [["human-backed", ""]], requests: 0 }, engine);
-    assert.equal(front.requests.length, 0, `${engine}: no request reached the service`);
-    const foreign = await open(engine, page(4, other.rootKey), 2);
-    assert.deepEqual(foreign.badges, [["unknown", "signature_required"], ["unknown", "signature_required"]], engine);
+    for (const loader of Object.keys(LOADERS)) {
+      front.requests.length = 0;
+      const inlined = await open(engine, page(4, operator.rootKey, verdict, loader), 1);
+      // The preload hint and the fetch it serves are listed apart in some engines.
+      assert.deepEqual({ ...inlined, wasms: [...new Set(inlined.wasms)] }, { badges: [["human-backed", ""]], requests: 0, wasms: [PINNING_WASM[loader]] }, `${engine}, ${loader}`);
+      assert.equal(front.requests.length, 0, `${engine}, ${loader}: no request reached the service`);
+      const foreign = await open(engine, page(4, other.rootKey, undefined, loader), 2);
+      assert.deepEqual(foreign.badges, [["unknown", "signature_required"], ["unknown", "signature_required"]], `${engine}, ${loader}`);
+    }
   }
 });

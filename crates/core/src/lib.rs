@@ -152,7 +152,7 @@
 //! - `live`: the `live` module (`scan --live`, and the snapshot read
 //!   beside a listing), outside the badge's wasm.
 //! - `roots`: pinned roots and key certificates, outside the script tag's
-//!   wasm.
+//!   smaller wasm (the one it loads where no badge pins a root).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
