@@ -24,10 +24,10 @@ pub use merkle::{
     verify_inclusion, Hash, MAX_PROOF_HASHES,
 };
 pub use note::{
-    cosign, sign_note, Checkpoint, KeyKind, Note, NoteKey, NoteSignature, MAX_NOTE_BYTES,
+    cosign, decimal, sign_note, Checkpoint, KeyKind, Note, NoteKey, NoteSignature, MAX_NOTE_BYTES,
     MAX_NOTE_SIGNATURES,
 };
 pub use proof::{
-    check_log_proof, entry, statement, LogProof, LogTrust, LogTrustError, Policy, ProofCheck,
-    ProofProblem, Proven, LOG_PROOF_MEMBER, MAX_PROOF_BYTES,
+    check_log_proof, entry, hash_lines, statement, LogProof, LogTrust, LogTrustError, Policy,
+    ProofCheck, ProofProblem, Proven, LOG_PROOF_MEMBER, MAX_PROOF_BYTES,
 };

@@ -220,6 +220,15 @@ pub fn cosign(text: &str, name: &str, key: &SigningKey, time: u64) -> Option<Str
     Some([DASH, name, " ", &encode_base64(&bytes), "\n"].concat())
 }
 
+/// Reads a size or an index as C2SP writes one: ASCII decimal digits,
+/// no sign, no leading zero (but for 0 itself), within 64 bits.
+pub fn decimal(text: &str) -> Option<u64> {
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    (digits && (text == "0" || !text.starts_with('0')))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
 /// A checkpoint's text (`tlog-checkpoint`): the log's origin, its size
 /// and root hash, and extension lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,11 +249,7 @@ impl Checkpoint {
     pub fn parse(text: &str) -> Option<Self> {
         let mut lines = text.strip_suffix('\n')?.split('\n');
         let origin = lines.next().filter(|o| !o.is_empty())?;
-        let size = lines.next()?;
-        if size.is_empty() || (size.starts_with('0') && size != "0") {
-            return None;
-        }
-        let size = size.parse::<u64>().ok()?;
+        let size = decimal(lines.next()?)?;
         let root = decode_base64(lines.next()?)?.try_into().ok()?;
         let extensions = lines.map(str::to_owned).collect::<Vec<_>>();
         if extensions.iter().any(String::is_empty) {
@@ -350,6 +355,7 @@ mod tests {
         let checkpoint = Checkpoint::parse(text).unwrap();
         assert_eq!((checkpoint.size, checkpoint.to_text().as_str()), (3, text));
         for bad in [
+            "log\n+3\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",
             "log\n03\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",
             "log\n3\nAAAA\n",
             "\n3\n",

@@ -4,7 +4,7 @@
 //! witnesses.
 
 use super::merkle::{leaf_hash, verify_inclusion, Hash, MAX_PROOF_HASHES};
-use super::note::{Checkpoint, KeyKind, Note, NoteKey};
+use super::note::{decimal, Checkpoint, KeyKind, Note, NoteKey};
 use crate::json::{Object, Value};
 use crate::keys::{decode_base64, encode_base64};
 use crate::verdict::names::*;
@@ -98,24 +98,11 @@ impl LogProof {
         }
         let rest = text.strip_prefix(PROOF_HEADER)?;
         let (extra, rest) = rest.strip_prefix("extra ")?.split_once('\n')?;
-        let (index, mut rest) = rest.strip_prefix("index ")?.split_once('\n')?;
-        if index.is_empty() || (index.starts_with('0') && index != "0") {
-            return None;
-        }
-        let mut hashes = Vec::new();
-        loop {
-            let (line, after) = rest.split_once('\n')?;
-            rest = after;
-            if line.is_empty() {
-                break;
-            }
-            if hashes.len() == MAX_PROOF_HASHES {
-                return None;
-            }
-            hashes.push(hash(line)?);
-        }
+        let (index, rest) = rest.strip_prefix("index ")?.split_once('\n')?;
+        let index = decimal(index)?;
+        let (hashes, rest) = hash_lines(rest)?;
         Some(LogProof {
-            index: index.parse().ok()?,
+            index,
             leaf: hash(extra)?,
             hashes,
             checkpoint: rest.to_owned(),
@@ -125,6 +112,24 @@ impl LogProof {
 
 fn hash(text: &str) -> Option<Hash> {
     decode_base64(text)?.try_into().ok()
+}
+
+/// Reads the proof lines that start `text` (a proof's, a witness
+/// request's): at most [`MAX_PROOF_HASHES`] lines of one base64 hash each,
+/// then a blank line; the hashes and what follows the blank line.
+pub fn hash_lines(mut text: &str) -> Option<(Vec<Hash>, &str)> {
+    let mut hashes = Vec::new();
+    loop {
+        let (line, rest) = text.split_once('\n')?;
+        text = rest;
+        if line.is_empty() {
+            return Some((hashes, text));
+        }
+        if hashes.len() == MAX_PROOF_HASHES {
+            return None;
+        }
+        hashes.push(hash(line)?);
+    }
 }
 
 /// How a consumer takes the proofs verdicts carry.
