@@ -21,6 +21,7 @@ pub mod registry;
 pub mod secret_file;
 pub mod static_files;
 pub mod trust;
+pub mod witness;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
