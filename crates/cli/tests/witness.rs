@@ -14,7 +14,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::transparency::{
-    consistency_proof, leaf_hash, sign_note, tree_hash, Checkpoint, Hash, KeyKind, Note, NoteKey,
+    leaf_hash, sign_note, Checkpoint, Hash, KeyKind, Note, NoteKey, Tree,
 };
 use x402_verdict_core::{encode_base64, parse_public_key};
 
@@ -47,7 +47,9 @@ fn checkpoint_by(leaves: &[Hash], origin: &str, seed: u8) -> String {
     let text = Checkpoint {
         origin: origin.into(),
         size: leaves.len() as u64,
-        root: tree_hash(leaves),
+        root: Tree::from_leaves(leaves.iter().copied())
+            .root(leaves.len() as u64)
+            .unwrap(),
         extensions: vec![],
     }
     .to_text();
@@ -63,7 +65,8 @@ fn checkpoint(leaves: &[Hash]) -> String {
 /// with the consistency proof of `leaves`.
 fn body(old: usize, leaves: &[Hash], note: &str) -> String {
     let mut body = format!("old {old}\n");
-    for hash in consistency_proof(leaves, old).unwrap() {
+    let tree = Tree::from_leaves(leaves.iter().copied());
+    for hash in tree.consistency_proof(old as u64, tree.size()).unwrap() {
         body.push_str(&encode_base64(&hash));
         body.push('\n');
     }

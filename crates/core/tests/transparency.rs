@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::json::Object;
 use x402_verdict_core::transparency::{
-    check_log_proof, consistency_proof, cosign, entry, inclusion_proof, leaf_hash, sign_note,
-    tree_hash, verify_consistency, verify_inclusion, Checkpoint, Hash, KeyKind, LogProof, LogTrust,
-    NoteKey, Policy, ProofCheck, LOG_PROOF_MEMBER,
+    check_log_proof, cosign, entry, leaf_hash, sign_note, verify_consistency, verify_inclusion,
+    Checkpoint, Hash, KeyKind, LogProof, LogTrust, NoteKey, Policy, ProofCheck, Tree,
+    LOG_PROOF_MEMBER,
 };
 use x402_verdict_core::{line, sign_verdict_carrying, VerdictDocument};
 
@@ -54,19 +54,18 @@ fn rfc6962_known_answers() {
         expected
     );
     let roots = strings(&file, "rootHashesHexBySize");
-    for (size, root) in roots.iter().enumerate() {
-        assert_eq!(tree_hash(&leaves[..size]).to_vec(), *root, "size {size}");
+    let tree = Tree::from_leaves(leaves.iter().copied());
+    for (size, root) in (0u64..).zip(&roots) {
+        assert_eq!(tree.root(size).unwrap().to_vec(), *root, "size {size}");
         let root: Hash = root.as_slice().try_into().unwrap();
-        for index in 0..size {
-            let proof = inclusion_proof(&leaves[..size], index).unwrap();
-            let (i, n) = (index as u64, size as u64);
-            assert!(verify_inclusion(i, n, &leaves[index], &proof, &root));
+        for (i, leaf) in (0..size).zip(&leaves) {
+            let proof = tree.inclusion_proof(i, size).unwrap();
+            assert!(verify_inclusion(i, size, leaf, &proof, &root));
         }
-        for (old, old_root) in roots.iter().enumerate().take(size + 1) {
+        for (old, old_root) in (0..=size).zip(&roots) {
             let old_root: Hash = old_root.as_slice().try_into().unwrap();
-            let proof = consistency_proof(&leaves[..size], old).unwrap();
-            let (o, n) = (old as u64, size as u64);
-            assert!(verify_consistency(o, n, &old_root, &root, &proof));
+            let proof = tree.consistency_proof(old, size).unwrap();
+            assert!(verify_consistency(old, size, &old_root, &root, &proof));
         }
     }
 }
@@ -108,11 +107,9 @@ fn verdict(i: usize, issued_at: &str) -> Object {
 
 const AT: &str = "2026-09-01T08:00:05Z";
 
-/// The log's leaves: the entries of the five verdicts' statements.
-fn leaves() -> Vec<Hash> {
-    (0..5)
-        .map(|i| leaf_hash(entry(&verdict(i, AT)).unwrap().as_bytes()))
-        .collect()
+/// The log's tree: the entries of the five verdicts' statements.
+fn tree() -> Tree {
+    Tree::from_leaves((0..5).map(|i| leaf_hash(entry(&verdict(i, AT)).unwrap().as_bytes())))
 }
 
 /// The checkpoint of the five, signed by `log` and cosigned by witness 1.
@@ -120,7 +117,7 @@ fn checkpoint(log: u8) -> String {
     let text = Checkpoint {
         origin: ORIGIN.into(),
         size: 5,
-        root: tree_hash(&leaves()),
+        root: tree().root(5).unwrap(),
         extensions: vec![],
     }
     .to_text();
@@ -139,8 +136,8 @@ fn checkpoint(log: u8) -> String {
 fn proof(i: usize, log: u8) -> LogProof {
     LogProof {
         index: i as u64,
-        leaf: leaves()[i],
-        hashes: inclusion_proof(&leaves(), i).unwrap(),
+        leaf: leaf_hash(entry(&verdict(i, AT)).unwrap().as_bytes()),
+        hashes: tree().inclusion_proof(i as u64, 5).unwrap(),
         checkpoint: checkpoint(log),
     }
 }

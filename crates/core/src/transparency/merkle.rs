@@ -31,76 +31,126 @@ pub fn node_hash(left: &Hash, right: &Hash) -> Hash {
 }
 
 /// The largest power of two below `n` (`n` at least 2).
-fn split(n: usize) -> usize {
-    1 << (usize::BITS - 1 - (n - 1).leading_zeros())
+fn split(n: u64) -> u64 {
+    1 << (u64::BITS - 1 - (n - 1).leading_zeros())
 }
 
-/// The root hash of the tree whose leaf hashes are `leaves` (the empty
-/// tree's is SHA-256 of nothing).
-pub fn tree_hash(leaves: &[Hash]) -> Hash {
-    match leaves.len() {
-        0 => Sha256::digest([]).into(),
-        1 => leaves[0],
-        n => {
-            let k = split(n);
-            node_hash(&tree_hash(&leaves[..k]), &tree_hash(&leaves[k..]))
-        }
-    }
+/// A log's tree: every leaf hash, and the hash of every complete subtree
+/// above them, so that the root of any size and any proof is a few
+/// lookups (the log's, the tests'; a consumer holds none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// `levels[l][i]`: the hash of the complete subtree of `2^l` leaves
+    /// from leaf `i * 2^l`.
+    levels: Vec<Vec<Hash>>,
 }
 
-/// The inclusion proof of leaf `index` in the tree of `leaves` (RFC 6962
-/// PATH); `None` when `index` is not a leaf of it.
-pub fn inclusion_proof(leaves: &[Hash], index: usize) -> Option<Vec<Hash>> {
-    if index >= leaves.len() {
-        return None;
+impl Tree {
+    /// The empty tree.
+    pub fn new() -> Self {
+        Tree::default()
     }
-    let mut proof = Vec::new();
-    let (mut leaves, mut index) = (leaves, index);
-    let mut siblings = Vec::new();
-    while leaves.len() > 1 {
-        let k = split(leaves.len());
-        if index < k {
-            siblings.push(tree_hash(&leaves[k..]));
-            leaves = &leaves[..k];
-        } else {
-            siblings.push(tree_hash(&leaves[..k]));
-            leaves = &leaves[k..];
-            index -= k;
-        }
-    }
-    proof.extend(siblings.into_iter().rev());
-    Some(proof)
-}
 
-/// The consistency proof from the tree of the first `old` leaves to the
-/// tree of `leaves` (RFC 6962 PROOF); empty when `old` is 0 or all of
-/// them, `None` when `old` is more.
-pub fn consistency_proof(leaves: &[Hash], old: usize) -> Option<Vec<Hash>> {
-    if old > leaves.len() {
-        return None;
+    /// The tree of `leaves`, in order.
+    pub fn from_leaves(leaves: impl IntoIterator<Item = Hash>) -> Self {
+        let mut tree = Tree::new();
+        leaves.into_iter().for_each(|leaf| tree.push(leaf));
+        tree
     }
-    if old == 0 || old == leaves.len() {
-        return Some(Vec::new());
+
+    /// How many leaves it holds.
+    pub fn size(&self) -> u64 {
+        self.levels.first().map_or(0, |leaves| leaves.len() as u64)
     }
-    let mut proof = Vec::new();
-    let (mut leaves, mut old, mut whole) = (leaves, old, true);
-    while old != leaves.len() {
-        let k = split(leaves.len());
-        if old <= k {
-            proof.push(tree_hash(&leaves[k..]));
-            leaves = &leaves[..k];
-        } else {
-            proof.push(tree_hash(&leaves[..k]));
-            leaves = &leaves[k..];
-            old -= k;
-            whole = false;
+
+    /// Appends the leaf hash `leaf`.
+    pub fn push(&mut self, leaf: Hash) {
+        let mut hash = leaf;
+        for level in 0.. {
+            if self.levels.len() == level {
+                self.levels.push(Vec::new());
+            }
+            let row = &mut self.levels[level];
+            row.push(hash);
+            if row.len() % 2 == 1 {
+                break;
+            }
+            hash = node_hash(&row[row.len() - 2], &row[row.len() - 1]);
         }
     }
-    if !whole {
-        proof.push(tree_hash(leaves));
+
+    /// The hash of the leaves from `lo` to `hi` (excluded), as RFC 6962's
+    /// MTH of them; `lo < hi <= size`.
+    fn range(&self, lo: u64, hi: u64) -> Hash {
+        let n = hi - lo;
+        if n.is_power_of_two() && lo % n == 0 {
+            return self.levels[n.trailing_zeros() as usize][(lo / n) as usize];
+        }
+        let k = split(n);
+        node_hash(&self.range(lo, lo + k), &self.range(lo + k, hi))
     }
-    proof.reverse();
-    Some(proof)
+
+    /// The root hash of the tree of its first `size` leaves (the empty
+    /// tree's is SHA-256 of nothing); `None` past its size.
+    pub fn root(&self, size: u64) -> Option<Hash> {
+        match size {
+            0 => Some(Sha256::digest([]).into()),
+            _ if size > self.size() => None,
+            _ => Some(self.range(0, size)),
+        }
+    }
+
+    /// The inclusion proof of leaf `index` in the tree of its first `size`
+    /// leaves (RFC 6962 PATH); `None` when `index` is not a leaf of it.
+    pub fn inclusion_proof(&self, index: u64, size: u64) -> Option<Vec<Hash>> {
+        if index >= size || size > self.size() {
+            return None;
+        }
+        let mut proof = Vec::new();
+        let (mut lo, mut hi) = (0, size);
+        while hi - lo > 1 {
+            let k = split(hi - lo);
+            if index < lo + k {
+                proof.push(self.range(lo + k, hi));
+                hi = lo + k;
+            } else {
+                proof.push(self.range(lo, lo + k));
+                lo += k;
+            }
+        }
+        proof.reverse();
+        Some(proof)
+    }
+
+    /// The consistency proof from the tree of its first `old` leaves to the
+    /// tree of its first `size` (RFC 6962 PROOF); empty when `old` is 0 or
+    /// `size`, `None` when `old` is more or `size` past its size.
+    pub fn consistency_proof(&self, old: u64, size: u64) -> Option<Vec<Hash>> {
+        if old > size || size > self.size() {
+            return None;
+        }
+        let mut proof = Vec::new();
+        if old == 0 || old == size {
+            return Some(proof);
+        }
+        let (mut lo, mut hi, mut whole) = (0, size, true);
+        while old != hi {
+            let k = split(hi - lo);
+            if old <= lo + k {
+                proof.push(self.range(lo + k, hi));
+                hi = lo + k;
+            } else {
+                proof.push(self.range(lo, lo + k));
+                lo += k;
+                whole = false;
+            }
+        }
+        if !whole {
+            proof.push(self.range(lo, hi));
+        }
+        proof.reverse();
+        Some(proof)
+    }
 }
 
 /// Right-shifts `fn_` and `sn` together until `fn_`'s lowest bit is set
@@ -188,61 +238,56 @@ pub fn verify_consistency(
 mod tests {
     use super::*;
 
-    fn leaves(n: usize) -> Vec<Hash> {
-        (0..n)
-            .map(|i| leaf_hash(format!("leaf {i}").as_bytes()))
-            .collect()
+    /// RFC 6962's definition, leaf by leaf: the oracle of the stored tree.
+    fn mth(leaves: &[Hash]) -> Hash {
+        match leaves.len() {
+            0 => Sha256::digest([]).into(),
+            1 => leaves[0],
+            n => {
+                let k = split(n as u64) as usize;
+                node_hash(&mth(&leaves[..k]), &mth(&leaves[k..]))
+            }
+        }
     }
 
     #[test]
     fn every_proof_written_verifies_and_none_altered_does() {
-        let all = leaves(40);
-        for size in 1..=all.len() {
-            let tree = &all[..size];
-            let root = tree_hash(tree);
-            for index in 0..size {
-                let mut proof = inclusion_proof(tree, index).unwrap();
-                let i = index as u64;
-                assert!(verify_inclusion(
-                    i,
-                    size as u64,
-                    &tree[index],
-                    &proof,
-                    &root
-                ));
-                assert!(!verify_inclusion(i, size as u64, &tree[0], &proof, &root) || index == 0);
+        let leaves: Vec<Hash> = (0..40)
+            .map(|i| leaf_hash(format!("leaf {i}").as_bytes()))
+            .collect();
+        let tree = Tree::from_leaves(leaves.iter().copied());
+        for size in 1..=40u64 {
+            let root = tree.root(size).unwrap();
+            assert_eq!(root, mth(&leaves[..size as usize]));
+            for i in 0..size {
+                let leaf = &leaves[i as usize];
+                let mut proof = tree.inclusion_proof(i, size).unwrap();
+                assert!(verify_inclusion(i, size, leaf, &proof, &root));
+                assert!(!verify_inclusion(i, size, &leaves[0], &proof, &root) || i == 0);
                 for k in 0..proof.len() {
                     proof[k][0] ^= 1;
-                    assert!(!verify_inclusion(
-                        i,
-                        size as u64,
-                        &tree[index],
-                        &proof,
-                        &root
-                    ));
+                    assert!(!verify_inclusion(i, size, leaf, &proof, &root));
                     proof[k][0] ^= 1;
                 }
             }
             for old in 0..=size {
-                let old_root = tree_hash(&tree[..old]);
-                let mut proof = consistency_proof(tree, old).unwrap();
-                let (o, n) = (old as u64, size as u64);
-                assert!(
-                    verify_consistency(o, n, &old_root, &root, &proof),
-                    "{old} {size}"
-                );
+                let old_root = tree.root(old).unwrap();
+                let mut proof = tree.consistency_proof(old, size).unwrap();
+                assert!(verify_consistency(old, size, &old_root, &root, &proof));
                 for k in 0..proof.len() {
                     proof[k][0] ^= 1;
-                    assert!(!verify_consistency(o, n, &old_root, &root, &proof));
+                    assert!(!verify_consistency(old, size, &old_root, &root, &proof));
                     proof[k][0] ^= 1;
                 }
                 if old > 0 && old < size {
-                    let other = tree_hash(&leaves(old + 1)[1..]);
-                    assert!(!verify_consistency(o, n, &other, &root, &proof));
+                    let other = tree.root(old + 1).unwrap();
+                    assert!(!verify_consistency(old, size, &other, &root, &proof));
                 }
             }
         }
-        assert!(inclusion_proof(&all, 40).is_none());
-        assert!(consistency_proof(&all, 41).is_none());
+        assert!(tree.inclusion_proof(40, 40).is_none());
+        assert!(tree.inclusion_proof(3, 41).is_none());
+        assert!(tree.consistency_proof(41, 40).is_none());
+        assert!(tree.root(41).is_none());
     }
 }

@@ -6,7 +6,7 @@
 //! The formats are C2SP's, written here in full, small enough to hold
 //! little more than the core already has (SHA-256, strict Ed25519,
 //! base64): RFC 6962 Merkle hashing ([`leaf_hash`], [`verify_inclusion`],
-//! [`verify_consistency`] and, for a log, the proofs' writers), signed
+//! [`verify_consistency`] and, for a log, its [`Tree`], which writes them), signed
 //! notes and their verifier keys ([`Note`], [`NoteKey`], [`KeyKind`],
 //! [`sign_note`]), checkpoints ([`Checkpoint`]), `cosignature/v1`
 //! ([`cosign`]) and `tlog-proof` ([`LogProof`]). A verdict's log entry is
@@ -20,8 +20,7 @@ mod note;
 mod proof;
 
 pub use merkle::{
-    consistency_proof, inclusion_proof, leaf_hash, node_hash, tree_hash, verify_consistency,
-    verify_inclusion, Hash, MAX_PROOF_HASHES,
+    leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, Tree, MAX_PROOF_HASHES,
 };
 pub use note::{
     cosign, decimal, sign_note, Checkpoint, KeyKind, Note, NoteKey, NoteSignature, MAX_NOTE_BYTES,
