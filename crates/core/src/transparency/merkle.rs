@@ -58,6 +58,11 @@ impl Tree {
         tree
     }
 
+    /// The hashes of the complete subtrees of `2^level` leaves, in order.
+    pub(crate) fn level(&self, level: usize) -> Option<&[Hash]> {
+        self.levels.get(level).map(Vec::as_slice)
+    }
+
     /// How many leaves it holds.
     pub fn size(&self) -> u64 {
         self.levels.first().map_or(0, |leaves| leaves.len() as u64)

@@ -13,11 +13,13 @@
 //! its [`statement`] in RFC 8785 form ([`entry`]); a consumer reads the
 //! proof it carries ([`LOG_PROOF_MEMBER`]) under a [`Policy`] and the
 //! [`LogTrust`] it is configured with ([`check_log_proof`], [`ProofCheck`],
-//! [`ProofProblem`]). No I/O, no clock.
+//! [`ProofProblem`]). A log's files are laid out as tlog-tiles says
+//! ([`Tile`], [`new_tiles`], [`Tree::tile`], [`entry_bundle`]). No I/O, no clock.
 
 mod merkle;
 mod note;
 mod proof;
+mod tiles;
 
 pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, Tree, MAX_PROOF_HASHES,
@@ -30,3 +32,4 @@ pub use proof::{
     check_log_proof, entry, hash_lines, statement, LogProof, LogTrust, LogTrustError, Policy,
     ProofCheck, ProofProblem, Proven, LOG_PROOF_MEMBER, MAX_PROOF_BYTES,
 };
+pub use tiles::{entry_bundle, new_tiles, read_entry_bundle, Tile, MAX_ENTRY_BYTES, TILE_WIDTH};
