@@ -20,6 +20,7 @@ pub mod paid;
 pub mod registry;
 pub mod secret_file;
 pub mod static_files;
+pub mod tlog;
 pub mod trust;
 pub mod witness;
 
