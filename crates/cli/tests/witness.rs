@@ -7,11 +7,9 @@
 mod support;
 
 use std::path::Path;
-use std::process::Stdio;
 
 use support::*;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::transparency::{
     leaf_hash, sign_note, Checkpoint, Hash, KeyKind, Note, NoteKey, Tree,
@@ -75,14 +73,10 @@ fn body(old: usize, leaves: &[Hash], note: &str) -> String {
     body
 }
 
-struct Witness {
-    url: String,
-    child: Child,
-}
-
 /// Starts the witness on a free loopback port with its state in `state`.
-async fn start(keys: &Path, state: &Path, log_key: &str) -> Witness {
-    let mut child = Command::new(BIN)
+async fn start(keys: &Path, state: &Path, log_key: &str) -> Service {
+    let mut command = Command::new(BIN);
+    command
         .args([
             "witness",
             "--listen",
@@ -95,22 +89,17 @@ async fn start(keys: &Path, state: &Path, log_key: &str) -> Witness {
         .arg("--keys")
         .arg(keys)
         .arg("--state")
-        .arg(state)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines.next_line().await.unwrap().expect("its key");
-    assert!(key.starts_with(&format!("witness key {NAME}+")), "{key}");
-    let line = lines.next_line().await.unwrap().expect("its address");
-    let url = line.strip_prefix("listening on ").unwrap().to_owned();
-    Witness { url, child }
+        .arg(state);
+    let (witness, printed) = Service::listening_after(command, 1).await;
+    assert!(
+        printed[0].starts_with(&format!("witness key {NAME}+")),
+        "{printed:?}"
+    );
+    witness
 }
 
 /// POSTs `body` to `add-checkpoint`: (status, media type, body).
-async fn post(witness: &Witness, body: String) -> (u16, String, String) {
+async fn post(witness: &Service, body: String) -> (u16, String, String) {
     let response = reqwest::Client::new()
         .post(format!("{}/add-checkpoint", witness.url))
         .body(body)
@@ -209,7 +198,6 @@ async fn cosigns_a_consistent_history_and_refuses_a_split_view() {
     let (status, _, line) = post(&witness, body(7, &honest[..9], &third)).await;
     assert_eq!(status, 200, "{line}");
     assert!(cosigns(&key, &third, &line));
-    drop(witness.child);
 }
 
 #[tokio::test]
@@ -222,9 +210,7 @@ async fn a_restart_after_kill_9_never_forgets_the_size_cosigned() {
     let witness = start(&keys, &state, &log_verifier()).await;
     let (status, _, _) = post(&witness, body(0, &honest[..4], &checkpoint(&honest[..4]))).await;
     assert_eq!(status, 200);
-    let mut child = witness.child;
-    child.start_kill().unwrap();
-    child.wait().await.unwrap();
+    witness.stop_with("KILL").await;
     let witness = start(&keys, &state, &log_verifier()).await;
     // From nothing again: refused, with the size it cosigned before.
     let fork = leaves("fork", 2, 4);
@@ -234,7 +220,7 @@ async fn a_restart_after_kill_9_never_forgets_the_size_cosigned() {
     let (status, _, line) = post(&witness, body(4, &honest, &next)).await;
     assert_eq!(status, 200, "{line}");
     assert!(cosigns(&witness_verifier(&public_key), &next, &line));
-    drop(witness.child);
+    drop(witness);
     // Under another log's key, its state is not that log's: it will not start.
     let other = NoteKey::new(ORIGIN, KeyKind::Note, log_key(22).verifying_key()).unwrap();
     let (code, _, err) = run(&[
