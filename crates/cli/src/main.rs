@@ -16,6 +16,8 @@ mod out;
 mod scan;
 mod shown;
 mod snippet;
+#[cfg(feature = "service")]
+mod witness;
 
 use std::process::ExitCode;
 
@@ -65,6 +67,9 @@ enum Command {
     /// Sign a verdict offline (for publishing on a static host or CDN).
     Sign(x402_verdict_service::keys::SignArgs),
     #[cfg(feature = "service")]
+    /// Run a transparency log witness: cosign the log's consistent checkpoints, refuse a split view.
+    Witness(witness::WitnessArgs),
+    #[cfg(feature = "service")]
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
     Metrics(x402_verdict_service::metrics::commands::MetricsCommand),
@@ -95,6 +100,8 @@ fn main() -> ExitCode {
     let mut builder = match cli.command {
         #[cfg(feature = "service")]
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        #[cfg(feature = "service")]
+        Command::Witness(_) => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
     let runtime = match builder.enable_all().build() {
@@ -138,6 +145,8 @@ fn main() -> ExitCode {
             Command::Root(command) => refused(x402_verdict_service::trust::root(command)),
             #[cfg(feature = "service")]
             Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
+            #[cfg(feature = "service")]
+            Command::Witness(args) => refused(witness::run(args).await),
             #[cfg(feature = "service")]
             Command::Metrics(command) => {
                 refused(x402_verdict_service::metrics::commands::run(command).await)

@@ -46,7 +46,8 @@
 //!
 //! Every item is at the crate's root, but for six groups whose names say
 //! what they are only together: [`json`], [`staple`], [`guard`],
-//! [`extension`], `live` (feature `live`) and `image` (feature `image`).
+//! [`extension`], `live` (feature `live`), `image` (feature `image`) and
+//! `transparency` (feature `transparency`).
 //!
 //! **Looking an endpoint up.** A [`Lookup`] (an endpoint, the keys trusted,
 //! strictness) evaluates what the service answered, a [`Response`] (or a
@@ -153,6 +154,9 @@
 //!   beside a listing), outside the badge's wasm.
 //! - `roots`: pinned roots and key certificates, outside the script tag's
 //!   smaller wasm (the one it loads where no badge pins a root).
+//! - `transparency`: the `transparency` module (the log of verdict
+//!   statements, the proofs verdicts carry, witnesses), outside every
+//!   badge's wasm.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -191,6 +195,8 @@ mod signing;
 pub mod staple;
 mod text;
 mod time;
+#[cfg(feature = "transparency")]
+pub mod transparency;
 mod verdict;
 mod writing;
 

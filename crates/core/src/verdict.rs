@@ -92,6 +92,10 @@ pub struct VerdictDocument {
     pub certificate: Option<Value>,
     /// The `roots` member: the root versions from 2 to the certificate's.
     pub roots: Option<Value>,
+    /// The `logProof` member: the proof that the verdict's statement is in
+    /// the service's transparency log (docs/protocol.md, Transparency log).
+    #[cfg(feature = "transparency")]
+    pub log_proof: Option<Value>,
 }
 
 /// The longest re-check cadence a verdict may promise, in hours (a year).
@@ -302,6 +306,8 @@ impl VerdictDocument {
             signature,
             certificate: doc.remove("certificate"),
             roots: doc.remove("roots"),
+            #[cfg(feature = "transparency")]
+            log_proof: doc.remove(crate::transparency::LOG_PROOF_MEMBER),
         })
     }
 }

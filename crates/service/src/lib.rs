@@ -20,7 +20,9 @@ pub mod paid;
 pub mod registry;
 pub mod secret_file;
 pub mod static_files;
+pub mod tlog;
 pub mod trust;
+pub mod witness;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -106,6 +106,20 @@ pub fn read(path: &Path) -> Result<Vec<u8>, SecretFileError> {
 /// `path` is a symbolic link or in a folder others may write, or the
 /// operating system's error.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
+    write_with_mode(path, bytes, 0o600)
+}
+
+/// As [`write`], readable by everyone (mode 0644): a file a static host
+/// serves, such as a transparency log's tiles and checkpoint.
+///
+/// # Errors
+///
+/// As [`write`].
+pub fn write_public(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
+    write_with_mode(path, bytes, 0o644)
+}
+
+fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SecretFileError> {
     let io = |e| SecretFileError::Io(path.to_owned(), e);
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
@@ -132,7 +146,9 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), SecretFileError> {
     // O_CREAT | O_EXCL: fails on any existing file or link, never follows one.
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
     let mut file = options
         .open(&temporary)
         .map_err(|e| SecretFileError::Io(temporary.clone(), e))?;

@@ -332,7 +332,13 @@ impl Service {
     }
 
     /// Spawns `command` and waits for its `listening on URL` line.
-    async fn listening(mut command: Command) -> Service {
+    async fn listening(command: Command) -> Service {
+        Service::listening_after(command, 0).await.0
+    }
+
+    /// Spawns `command`, a server that prints `before` lines and then its
+    /// `listening on URL` line: the server and those lines.
+    pub async fn listening_after(mut command: Command, before: usize) -> (Service, Vec<String>) {
         let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -340,13 +346,14 @@ impl Service {
             .spawn()
             .unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = lines
-            .next_line()
-            .await
-            .unwrap()
-            .expect("the server printed its address");
+        let mut printed = Vec::new();
+        for _ in 0..=before {
+            let line = lines.next_line().await.unwrap();
+            printed.push(line.expect("the server printed its address"));
+        }
+        let line = printed.pop().unwrap_or_default();
         let url = line.strip_prefix("listening on ").unwrap().to_owned();
-        Service { url, child }
+        (Service { url, child }, printed)
     }
 
     /// The `host:port` it listens on.
