@@ -24,6 +24,7 @@ const SECTIONS = {
   agent: ["Agent", "`npm run bench` (scripts/bench-agent.mjs)"],
   python: ["Python", "`npm run bench` (scripts/bench-python.sh)"],
   core: ["Core", "`npm run bench` (cargo bench -p x402-verdict-core)"],
+  trust: ["Root of trust", "`npm run bench-trust` (scripts/bench-trust.mjs)"],
   load: ["Load", "`npm run load`"],
   image: ["Image badge", "`npm run bench-image`"],
   fuzz: ["Fuzz", "`npm run fuzz`"],
@@ -33,7 +34,7 @@ const HEADER = `# Figures
 
 Every figure the benchmarks and the size check measure, as they last printed
 it: each section is written by the command it names (\`node
-scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run load\`, \`npm run bench-image\` and \`npm run fuzz\` run), with
+scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run bench-trust\`, \`npm run load\`, \`npm run bench-image\` and \`npm run fuzz\` run), with
 when it ran and the machine's load. Do not edit it by hand; what each
 benchmark measures and how to read it is in [performance](performance.md).
 `;
