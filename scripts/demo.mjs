@@ -327,7 +327,7 @@ async function startShop(port, demo) {
   const sellerPage = async (req, res) => {
     const verdict = await paywall.cache.fetch(endpoint);
     const badge = badgeHtml({ baseUrl: demo.url, ...keys, ...endpoint, verdict });
-    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head>
+    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js", rootKey: demo.rootKey })}</head>
 <body><h1>x402 demo shop</h1><p>Weather, paid with x402: <a href="/weather">/weather</a> ${badge}</p></body></html>`);
   };
   // Every 402 staples the verdicts the paywall's cache keeps, and the
