@@ -1,11 +1,13 @@
 // The demo: a registry with an endpoint in every state, signed with the demo
-// key (demo/keys.json, for local use only), served by the real reference
-// service together with www/. Used by `npm start` and by the tests.
+// key (demo/keys.json, for local use only) certified at each start by the
+// demo root key (demo/root.json, the same), served by the real reference
+// service together with www/, whose pages pin the root. Used by `npm start`
+// and by the tests.
 //
 //   node scripts/demo.mjs [--port 8402]     start it and print the URL
 //   import { startDemo } from "./demo.mjs"   the same, from a test
 import { spawn, execFile, execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
@@ -28,6 +30,30 @@ export function demoKeys() {
   return copy;
 }
 const KEYS = demoKeys();
+
+/** The demo root key's public key (demo/root.json): what the demo pages pin. */
+export const DEMO_ROOT_KEY = JSON.parse(readFileSync(join(ROOT, "demo/root.json"), "utf8")).publicKey;
+
+let certified;
+/**
+ * The demo key file certified by the demo root key (`x402-verdict
+ * certify`, a certificate valid 90 days from now), made once per process
+ * and put in place whole, so that processes starting demos at once never
+ * read a half-written file: what the demo serves and signs with. Returns
+ * its path.
+ */
+function certifiedKeys() {
+  if (certified) return certified;
+  const [keys, root] = ["keys", "root"].map((name) => join(WORK, `${name}-${process.pid}.json`));
+  copyFileSync(join(ROOT, "demo/keys.json"), keys);
+  copyFileSync(join(ROOT, "demo/root.json"), root);
+  for (const file of [keys, root]) chmodSync(file, 0o600);
+  execFileSync(BIN, ["certify", "--root", root, "--keys", keys]);
+  rmSync(root);
+  certified = join(WORK, "certified-keys.json");
+  renameSync(keys, certified);
+  return certified;
+}
 
 const hours = (h) => new Date(Math.floor(Date.now() / 1000) * 1000 + h * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
 
@@ -110,7 +136,7 @@ function attestation(endpoint, { status = "active", grade = "G", recheckedHoursA
 }
 
 function sign(verdict) {
-  return JSON.parse(execFileSync(BIN, ["sign", "--keys", KEYS, "-"], { input: JSON.stringify(verdict) }));
+  return JSON.parse(execFileSync(BIN, ["sign", "--keys", certifiedKeys(), "-"], { input: JSON.stringify(verdict) }));
 }
 
 /** How many resources the demo facilitator's discovery listing holds. */
@@ -225,8 +251,8 @@ export function writeDemo(more = [], shop = undefined) {
   writeFileSync(discoveryPath, JSON.stringify(discoveryItems(shop)));
   writeFileSync(LIVE_SNAPSHOT, "");
   const publicKey = JSON.parse(readFileSync(KEYS, "utf8")).current.publicKey;
-  writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, unreachable: UNREACHABLE, endpoints: ENDPOINTS, catalogue: catalogue() }, null, 2));
-  return { registryPath, paidPath, discoveryPath, publicKey };
+  writeFileSync(join(ROOT, "www/demo.json"), JSON.stringify({ publicKey, rootKey: DEMO_ROOT_KEY, unreachable: UNREACHABLE, endpoints: ENDPOINTS, catalogue: catalogue() }, null, 2));
+  return { registryPath, paidPath, discoveryPath, publicKey, rootKey: DEMO_ROOT_KEY };
 }
 
 /** The live snapshot the explorer page reads beside the listing. */
@@ -240,7 +266,7 @@ export const LIVE_SNAPSHOT = join(ROOT, "www/live.jsonl");
  */
 export async function writeLiveSnapshot(demo) {
   const args = ["scan", demo.url, "--live", "--json", "--max-items", String(shopItems("").length),
-    "--base-url", demo.url, "--public-key", demo.publicKey];
+    "--base-url", demo.url, "--root-key", demo.rootKey];
   // Not execFileSync: the shop may answer from this very process.
   const [code, stdout, stderr] = await new Promise((done) => {
     execFile(BIN, args, (error, out, err) => done([error ? error.code : 0, out, err]));
@@ -255,13 +281,14 @@ export async function writeLiveSnapshot(demo) {
  * [endpoint, options] pairs), the demo operator file (published metrics) and
  * www/ (or the folder `www` names); with `shop` (a demo shop's URL), the
  * listing and the registry hold its items (shopItems, shopAttestations).
- * Resolves to { url, publicKey, stop }. Verdict counts are kept in
- * .work/demo/data.
+ * Resolves to { url, publicKey, rootKey, stop }: the service signs with the
+ * demo key certified by the demo root (publicKey, rootKey: their public
+ * keys). Verdict counts are kept in .work/demo/data.
  */
 export async function startDemo({ port = 0, www = true, attestations = [], shop } = {}) {
   const more = shop ? [...attestations, ...shopAttestations(shop)] : attestations;
-  const { registryPath, paidPath, discoveryPath, publicKey } = writeDemo(more, shop);
-  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", KEYS, "--demo-paid", paidPath,
+  const { registryPath, paidPath, discoveryPath, publicKey, rootKey } = writeDemo(more, shop);
+  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--registry", registryPath, "--keys", certifiedKeys(), "--demo-paid", paidPath,
     "--demo-discovery", discoveryPath,
     "--operator", OPERATOR, "--data", join(WORK, "data")];
   if (www) args.push("--www", typeof www === "string" ? www : join(ROOT, "www"));
@@ -276,7 +303,7 @@ export async function startDemo({ port = 0, www = true, attestations = [], shop 
     child.once("exit", done);
     child.kill("SIGINT");
   });
-  return { url, publicKey, stop, child };
+  return { url, publicKey, rootKey, stop, child };
 }
 
 /**
@@ -286,18 +313,21 @@ export async function startDemo({ port = 0, www = true, attestations = [], shop 
  * whose browser paywall (verdictPaywall) carries a badge for each accepted
  * option of `GET /weather` (its EVM address attested in the demo registry,
  * its Solana address revoked), its verdict from the staple, and a seller's
- * page (`/`) inlining the verdict of that EVM address. Resolves to { url, stop }.
+ * page (`/`) inlining the verdict of that EVM address. Its badges load by a
+ * script tag (embed.js), so they name the demo's signing key and its root
+ * key both. Resolves to { url, stop }.
  */
 async function startShop(port, demo) {
   const { startX402Servers } = await import("../tests/support/x402-servers.mjs");
   const { PACKAGE, AGENT_PACKAGE } = await import("../tests/support/package.mjs");
   const { badgeHtml, headHtml, verdictExtension, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
-  const paywall = verdictPaywall({ baseUrl: demo.url, publicKey: demo.publicKey, badgeScriptUrl: "/pkg/embed.js" });
+  const keys = { publicKey: demo.publicKey, rootKey: demo.rootKey };
+  const paywall = verdictPaywall({ baseUrl: demo.url, ...keys, badgeScriptUrl: "/pkg/embed.js" });
   const [endpoint] = shopEndpoints(`http://127.0.0.1:${port}`);
   const sellerPage = async (req, res) => {
     const verdict = await paywall.cache.fetch(endpoint);
-    const badge = badgeHtml({ baseUrl: demo.url, publicKey: demo.publicKey, ...endpoint, verdict });
-    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head>
+    const badge = badgeHtml({ baseUrl: demo.url, ...keys, ...endpoint, verdict });
+    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js", rootKey: demo.rootKey })}</head>
 <body><h1>x402 demo shop</h1><p>Weather, paid with x402: <a href="/weather">/weather</a> ${badge}</p></body></html>`);
   };
   // Every 402 staples the verdicts the paywall's cache keeps, and the
@@ -327,7 +357,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const shop = await startShop(shopPort, demo);
   // What the shop's listed resources ask now, for the explorer page.
   await writeLiveSnapshot(demo);
-  console.log(`\nx402 verdict demo: ${demo.url}/\n`);
+  console.log(`\nx402 verdict demo: ${demo.url}/ (its pages pin the root key ${demo.rootKey})\n`);
   for (const page of ["seller.html", "listing.html", "explorer.html", "dashboard.html", "states.html", "metrics/"]) console.log(`  ${demo.url}/${page}`);
   console.log(`\nthe demo shop (@x402/express, a fake facilitator): ${shop.url}/ (a seller's page, its verdict inlined), ${shop.url}/weather (its 402 stapling its verdicts; the paywall, a badge per option from the staple)`);
   console.log("\nPress Ctrl+C to stop.");

@@ -23,7 +23,8 @@ const SECTIONS = {
   listing: ["Listing", "`npm run bench` (scripts/bench-listing.mjs)"],
   agent: ["Agent", "`npm run bench` (scripts/bench-agent.mjs)"],
   python: ["Python", "`npm run bench` (scripts/bench-python.sh)"],
-  core: ["Core", "`npm run bench` (cargo bench -p x402-verdict-core)"],
+  core: ["Core", "`npm run bench` (cargo bench -p x402-verdict-core --bench evaluate)"],
+  trust: ["Root of trust", "`npm run bench-trust` (scripts/bench-trust.mjs)"],
   load: ["Load", "`npm run load`"],
   image: ["Image badge", "`npm run bench-image`"],
   transparency: ["Transparency", "`npm run bench-transparency` (cargo bench -p x402-verdict-core --bench transparency)"],
@@ -34,7 +35,7 @@ const HEADER = `# Figures
 
 Every figure the benchmarks and the size check measure, as they last printed
 it: each section is written by the command it names (\`node
-scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run load\`, \`npm run bench-image\`, \`npm run bench-transparency\` and \`npm run fuzz\` run), with
+scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run bench-trust\`, \`npm run load\`, \`npm run bench-image\`, \`npm run bench-transparency\` and \`npm run fuzz\` run), with
 when it ran and the machine's load. Do not edit it by hand; what each
 benchmark measures and how to read it is in [performance](performance.md).
 `;

@@ -3,16 +3,16 @@ import init from "./pkg/index.js";
 
 export const ready = init();
 
-/** { publicKey, unreachable, endpoints, catalogue: [{ name, challenge }] } */
+/** { publicKey, rootKey, unreachable, endpoints, catalogue: [{ name, challenge }] } */
 export async function demo() {
   const response = await fetch("demo.json");
   return response.json();
 }
 
-/** Badge options for a demo endpoint against this origin's service. */
+/** Badge options for a demo endpoint against this origin's service, pinned to its root key. */
 export function optionsFor(config, name, extra = {}) {
   const { chain, payTo, resourceUrl } = config.endpoints[name];
-  return { baseUrl: location.origin, chain, payTo, resourceUrl, publicKey: config.publicKey, ...extra };
+  return { baseUrl: location.origin, chain, payTo, resourceUrl, rootKey: config.rootKey, ...extra };
 }
 
 /** A new element with text (never markup). */

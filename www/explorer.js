@@ -23,7 +23,7 @@ function addRow(endpoint, serviceName) {
   row.append(cell, note);
   if (now) row.dataset.live = now.live;
   rows.append(row);
-  const options = { chain: endpoint.chain, payTo: endpoint.payTo, resourceUrl: endpoint.resourceUrl, baseUrl: location.origin, publicKey: config.publicKey };
+  const options = { chain: endpoint.chain, payTo: endpoint.payTo, resourceUrl: endpoint.resourceUrl, baseUrl: location.origin, rootKey: config.rootKey };
   renderBadge(cell, { ...options, loading: "lazy" }).then((state) => (row.dataset.state = state));
   listed.push({ row, options });
 }

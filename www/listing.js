@@ -22,7 +22,7 @@ for (let i = 0; i < 100; i++) {
   const cell = el("td");
   row.append(cell);
   rows.append(row);
-  pending.push(renderBadge(cell, { ...endpoint, baseUrl: location.origin, publicKey: config.publicKey }));
+  pending.push(renderBadge(cell, { ...endpoint, baseUrl: location.origin, rootKey: config.rootKey }));
 }
 const states = await Promise.all(pending);
 document.body.dataset.rendered = String(states.length);

@@ -174,7 +174,7 @@ function badges(page, scope = "") {
     await page.close();
   });
 
-  test("dashboard: lookupVerdict results drawn by the page", async () => {
+  test("dashboard: lookupVerdict results drawn by the page, pinned to the root", async () => {
     const { page, seen } = await open("dashboard.html", () => document.body.dataset.rendered === "6");
     const cards = await page.$$eval(".card", (cs) => cs.map((c) => [c.dataset.endpoint, c.dataset.state, c.querySelector("dd").textContent]));
     for (const [name, state, signal] of cards) {
@@ -182,6 +182,12 @@ function badges(page, scope = "") {
       assert.equal(signal, state, name);
     }
     assert.equal(cards.length, 6);
+    // The page pins the demo's root key alone (www/demo.js): a verified card's signature is valid by its verdict's certificate.
+    const signatures = await page.$$eval(".card", (cs) => cs.map((c) => {
+      const terms = [...c.querySelectorAll("dt")].map((dt) => dt.textContent);
+      return [c.dataset.endpoint, c.querySelectorAll("dd")[terms.indexOf("Signature")].textContent];
+    }));
+    for (const [name, signature] of signatures) if (ENDPOINTS[name].state === "human-backed") assert.equal(signature, "valid", name);
     const { violations, errors } = await seen();
     assert.deepEqual([violations, errors], [[], []]);
     await page.close();

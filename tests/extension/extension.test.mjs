@@ -11,7 +11,9 @@
 // cross-checked, the settings page, nothing sent but verdict and keys
 // requests for the endpoints met, one request per endpoint, a page that
 // meets thousands of 402s kept bounded, and the page never waiting for the
-// extension.
+// extension. Last, the extension pinned to an operator's root key (its
+// `rootKey` setting) reads ✓ across three signing-key rotations and a root
+// rotation with its settings unchanged, and ✕ nothing another root certifies.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { ENGINES } from "../support/browser.mjs";
 import { launchWithExtension } from "../support/extension.mjs";
 import { AGENT_PACKAGE } from "../support/package.mjs";
 import { attested, serveRegistry } from "../support/reference-service.mjs";
+import { STEPS, rootOperator } from "../support/root-operator.mjs";
 import { EVM_NETWORK, EVM_PAY_TO, startX402Servers } from "../support/x402-servers.mjs";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
@@ -38,10 +41,14 @@ const PAY_TO = {
   stapled: "0x7000000000000000000000000000000000000007",
   held: "0x8000000000000000000000000000000000000008",
 };
+/** The address of the routes a root operator's service attests: one per rotation step (its own endpoint, so no kept verdict stands in), and one more. */
+const ROTATED = "0x9000000000000000000000000000000000000009";
+const ROTATED_PATHS = [...STEPS.map((_, i) => `/step-${i}`), "/foreign"];
 const option = (payTo) => ({ scheme: "exact", price: "$0.01", network: EVM_NETWORK, payTo });
 const ROUTES = {
   ...Object.fromEntries(Object.entries(PAY_TO).filter(([name]) => name !== "stapled").map(([name, payTo]) => [`GET /${name}`, { accepts: option(payTo), description: name }])),
   "GET /two": { accepts: [option(PAY_TO.human), option(PAY_TO.revoked)], description: "two addresses" },
+  ...Object.fromEntries(ROTATED_PATHS.map((path) => [`GET ${path}`, { accepts: option(ROTATED), description: "rotated" }])),
 };
 /** The toolbar's marks, as the badge draws each state. */
 const MARK = { human: "✓", revoked: "✕", unknown: "?", checking: "…" };
@@ -164,11 +171,13 @@ async function popupWhen(browser, tabId, expected, screenshot) {
 for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox")) {
   describe(`the extension in ${engine}`, { concurrency: false }, () => {
     let browser;
+    /** The root operator whose service the last tests set (tests/support/root-operator.mjs), one per engine. */
+    let operator;
     before(async () => {
       browser = await launchWithExtension(engine);
     });
     after(async () => {
-      await browser?.close();
+      await Promise.all([browser?.close(), operator?.stop()]);
     });
 
     test("loads with no manifest error or warning", async () => {
@@ -313,7 +322,7 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       assert.equal((await browser.popup(tab)).match(/A request of this page asks payment/g).length, 20);
     });
 
-    // Last: it sets another service.
+    // Last ones: they set other services.
     test("a service that holds its answers 10 s, asked while other tabs load: unknown (timeout) within the timeout and a second, and still once the answers come", async (t) => {
       assert.equal(await browser.settings({ baseUrl: held.url, publicKey: "", strict: true }), "Saved.");
       // Other tabs load paywalls whose lookups ask the same service (their verdicts and its keys), as the tab's does.
@@ -330,6 +339,24 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       // The answers the service held come (the endpoint is attested: a late answer taken would read ✓); the toolbar stays unknown.
       await new Promise((ok) => setTimeout(ok, shopAsked.get("/held") + HELD_MS + 1500 - Date.now()));
       assert.deepEqual(await browser.toolbar(tab), bar);
+    });
+
+    test("pinned to the root (its rootKey setting), ✓ across three signing-key rotations and a root rotation, the settings unchanged", async () => {
+      operator = await rootOperator(`extension-${engine}`, ROTATED_PATHS.map((path) => attested(EVM_NETWORK, ROTATED, `${shop.url}${path}`)));
+      assert.equal(await browser.settings({ baseUrl: operator.url, rootKey: operator.rootKey, strict: true }), "Saved.");
+      for (const [i, step] of STEPS.entries()) {
+        await operator.step(i);
+        const tab = await browser.open(`${shop.url}/step-${i}`);
+        await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; outcome human_backed; .*signature valid\.$/), `✓ once ${step}`);
+        assert.match(await browser.popup(tab), /verified · G/, step);
+      }
+    });
+
+    test("pinned to another root: the service's certified verdict reads unknown, the signature required", async () => {
+      const other = await rootOperator(`extension-other-${engine}`, []);
+      assert.equal(await browser.settings({ baseUrl: operator.url, rootKey: other.rootKey, strict: true }), "Saved.");
+      const tab = await browser.open(`${shop.url}/foreign`);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; .*signature unverifiable; reason signature_required\.$/), "? under another root");
     });
   });
 }

@@ -3,7 +3,10 @@ one verifier reads human-backed with a valid signature across three
 signing-key rotations and a root rotation of the real reference service,
 its configuration unchanged; what the root does not certify reads unknown
 under strict, saying why; a rollback to a key certified by the old root is
-refused once the newer root was seen."""
+refused once the newer root was seen. A seller's 402 (``verdict_extension`` on
+the official FastAPI middleware) staples its verdict with its certificate and
+roots, and the guard pinned to the root alone pays on it with no request to
+the service."""
 
 from __future__ import annotations
 
@@ -12,9 +15,11 @@ import os
 import shutil
 import subprocess
 
-from conftest import BACKED, BIN, NETWORK, WORK, attested, free_port
+from conftest import BACKED, BIN, NETWORK, WORK, Facilitator, attested, free_port, serve_asgi, serve_thread
+from test_guard import pay_sync, sync_client
+from test_staple import Front, route, until_stapled
 
-from x402_verdict import Verifier
+from x402_verdict import Verifier, guard, verdict_extension
 
 STEPS = 5
 
@@ -40,10 +45,14 @@ class Operator:
         self.keys = self.dir / "keys.json"
         run("keygen", "--out", str(self.keys))
         self.registry = self.dir / "registry.json"
-        entries = [attested(BACKED, self.resource(step)) for step in range(STEPS)]
-        self.registry.write_text(json.dumps({"attestations": entries}))
+        self.attest()
         self.url = f"http://127.0.0.1:{free_port()}"
         self.child = None
+
+    def attest(self, *more: dict):
+        """The registry: each step's endpoint attested, and ``more``."""
+        entries = [attested(BACKED, self.resource(step)) for step in range(STEPS)]
+        self.registry.write_text(json.dumps({"attestations": [*entries, *more]}))
 
     @staticmethod
     def resource(step: int) -> str:
@@ -122,3 +131,59 @@ def test_a_bad_root_key_is_refused_with_one_line():
         assert str(e) == "root_keys: the public key is not base64"
     else:
         raise AssertionError("accepted")
+
+
+def test_a_stapled_verdict_carries_its_certificate_and_the_root_alone_takes_it_with_no_request():
+    from fastapi import FastAPI
+    from x402 import x402ResourceServer
+    from x402.http import FacilitatorConfig, HTTPFacilitatorClient
+    from x402.http.middleware.fastapi import payment_middleware
+    from x402.mechanisms.evm.exact.server import ExactEvmScheme
+
+    operator = Operator("trust-staple")
+    facilitator, facilitator_url = serve_thread(Facilitator)
+    front, front_url = serve_thread(Front)
+    target, Front.target = Front.target, operator.url
+    server = x402ResourceServer(HTTPFacilitatorClient(FacilitatorConfig(url=facilitator_url)))
+    server.register(NETWORK, ExactEvmScheme())
+    server.register_extension(verdict_extension(Verifier(operator.url, root_keys=[operator.root_key], strict=True)))
+    app = FastAPI()
+    routes = {"GET /report": route([BACKED], "Stapled under a root")}
+    middleware = payment_middleware(routes, server)
+
+    @app.middleware("http")
+    async def x402(request, call_next):
+        return await middleware(request, call_next)
+
+    app.get("/report")(lambda: {"paid": True})
+    url, stop = serve_asgi(app)
+    try:
+        operator.attest(attested(BACKED, f"{url}/report"))
+        # Certified by root version 1, then by version 2: the verdict carries that version.
+        operator.certify()
+        root2 = operator.dir / "root-2.json"
+        run("root", "rotate", "--root", str(operator.root), "--out", str(root2))
+        operator.root = root2
+        operator.certify()
+        operator.serve()
+        [document] = until_stapled(f"{url}/report")
+        assert isinstance(document["certificate"], str), "the stapled document carries its certificate"
+        assert len(document["roots"]) == 1, "and root version 2"
+
+        seen = []
+
+        def human_backed(result, requirement):
+            seen.append(result)
+            return result["state"] == "human-backed"
+
+        verifier = Verifier(f"{front_url}/trust-agent", root_keys=[operator.root_key], strict=True)
+        client = guard(sync_client(), verifier, human_backed)
+        assert pay_sync(client, f"{url}/report") == 200
+        assert [(r["state"], r["signature"]) for r in seen] == [("human-backed", "valid")]
+        assert Front.asked[("trust-agent", "verdict")] + Front.asked[("trust-agent", "verification-keys")] == 0
+    finally:
+        Front.target = target
+        stop()
+        front.shutdown()
+        facilitator.shutdown()
+        operator.stop()

@@ -54,6 +54,7 @@ const SAVE = `
   ready().then(() => {
     $("base-url").value = values.baseUrl ?? "";
     $("public-key").value = values.publicKey ?? "";
+    $("root-key").value = values.rootKey ?? "";
     $("strict").checked = Boolean(values.strict);
     const before = $("status").textContent;
     $("save").click();
@@ -122,6 +123,7 @@ class ChromiumExtension {
     await page.waitForFunction(() => document.getElementById("save").textContent !== "");
     await page.fill("#base-url", values.baseUrl ?? "");
     await page.fill("#public-key", values.publicKey ?? "");
+    await page.fill("#root-key", values.rootKey ?? "");
     await page.setChecked("#strict", Boolean(values.strict));
     await page.click("#save");
     await page.waitForFunction(() => document.getElementById("status").textContent !== "");

@@ -18,7 +18,7 @@ const run = (...args) => execFileSync(BIN, args, { encoding: "utf8" });
 const publicKeyOf = (out) => out.match(/^publicKey (.+)$/m)[1];
 
 /** A loopback port nobody listens on (bound once, then closed). */
-const freePort = () => new Promise((ok) => {
+export const freePort = () => new Promise((ok) => {
   const server = createServer().listen(0, "127.0.0.1", () => {
     const { port } = server.address();
     server.close(() => ok(port));
