@@ -28,7 +28,7 @@ use x402_verdict_core::{
 
 use crate::check::look_up;
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
-use x402_verdict_http::connections::{ConnectionArgs, ConnectionArgsError};
+use crate::connections::{ConnectionArgs, ConnectionArgsError};
 use x402_verdict_http::host::{self, HostError};
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
@@ -206,7 +206,7 @@ pub struct McpArgs {
 /// A malformed configuration (before anything is served), an address that
 /// cannot be bound, or a broken transport.
 pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
-    let limits = args.connections.limits(http::MAX_BODY_BYTES)?;
+    let limits = args.connections.limits()?.with_max_body(http::MAX_BODY_BYTES);
     for allowed in &args.allow_hosts {
         host::parse(allowed).map_err(McpError::AllowHost)?;
     }
