@@ -16,6 +16,7 @@ mod lookup;
 mod mcp;
 mod out;
 mod scan;
+mod scan_error;
 #[cfg(feature = "service")]
 mod service;
 mod shown;

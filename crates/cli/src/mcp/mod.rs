@@ -26,7 +26,7 @@ use x402_verdict_core::{
     EndpointError, KeysError, TrustedKeys, DEFAULT_TIMEOUT_MS, MAX_FIELD_BYTES,
 };
 
-use crate::check::look_up;
+use x402_verdict_consumer::challenge::look_up;
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
 use crate::connections::{ConnectionArgs, ConnectionArgsError};
 use x402_verdict_http::host::{self, HostError};
