@@ -121,10 +121,7 @@ fn main() -> ExitCode {
             #[cfg(feature = "service")]
             Command::Serve(args) => refused(service::serve(args).await),
             #[cfg(feature = "mcp")]
-            Command::Mcp(args) => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                Ok(config) => refused(mcp::run(config, args).await),
-                Err(problem) => refused(Err(problem)),
-            },
+            Command::Mcp(args) => refused(mcp::run(args).await),
             Command::Lookup(args) => refused(lookup::lookup(args).await),
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
