@@ -30,7 +30,7 @@ cargo clippy -p x402-verdict --no-default-features --quiet -- -D warnings
 cargo clippy -p x402-verdict --no-default-features --features mcp --quiet -- -D warnings
 # lookup, check and scan alone build none of the server stack.
 server_stack="$(cargo tree -p x402-verdict --no-default-features -e normal --prefix none \
-  | grep -E '^(rusqlite|axum|rmcp|x402-verdict-service|x402-verdict-http) ' || true)"
+  | grep -E '^(rusqlite|axum|rmcp|x402-verdict-service|x402-verdict-mcp|x402-verdict-http) ' || true)"
 if [ -n "$server_stack" ]; then
   printf 'x402-verdict --no-default-features builds the server stack:\n%s\n' "$server_stack" >&2
   exit 1

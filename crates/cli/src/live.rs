@@ -13,15 +13,15 @@ use std::io::IsTerminal as _;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::Value;
+use x402_verdict_consumer::challenge::{look_up, AskError, Method, Read, Resource};
 use x402_verdict_consumer::polite::{OriginQueue, Politeness};
 use x402_verdict_consumer::{error_chain, http_client_unpooled, Verifier};
 use x402_verdict_core::live::{listed_resources, rows, Asked, ListedResource, LiveKind, LiveRow};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{DiscoveryItem, Evaluation};
 
-use crate::check::{look_up, CheckError, HttpMethod, Read, Resource};
 use crate::out::say;
-use crate::scan::ScanError;
+use crate::scan_error::ScanError;
 
 /// How a live scan reads: its politeness, its bound overall, its timeout
 /// and its output.
@@ -55,7 +55,7 @@ pub async fn scan_live(
     let resources = listed_resources(items);
     let total = resources.len();
     let work = resources.iter().map(|listed| {
-        let resource = Resource::parse(&listed.resource, HttpMethod::Get);
+        let resource = Resource::parse(&listed.resource, Method::Get);
         let origin = match &resource {
             Ok(resource) => resource.origin(),
             // Never asked: each its own origin.
@@ -145,7 +145,7 @@ pub async fn scan_live(
 /// What the loop of [`scan_live`] met.
 enum Event<'a> {
     /// A read may start: the resource's origin's number, the resource.
-    Start(usize, &'a ListedResource, Result<Resource, CheckError>),
+    Start(usize, &'a ListedResource, Result<Resource, AskError>),
     /// A read ended.
     Read(usize, &'a ListedResource, Asked),
     /// The live options of a resource were looked up.
@@ -158,7 +158,7 @@ enum Event<'a> {
 /// another origin, a URL that is not http(s). The words are `check`'s,
 /// without the method and URL they start with (`named`), which the row
 /// shows.
-fn asked(named: &str, read: Result<Read, CheckError>) -> Asked {
+fn asked(named: &str, read: Result<Read, AskError>) -> Asked {
     let words = |said: &str| {
         said.strip_prefix(named)
             .map_or(said, |rest| rest.trim_start_matches(':').trim_start())
@@ -171,7 +171,7 @@ fn asked(named: &str, read: Result<Read, CheckError>) -> Asked {
             words: words(&what),
         },
         // Without `could not read a challenge`, which the kind says.
-        Err(CheckError::NoChallenge(no)) => {
+        Err(AskError::NoChallenge(no)) => {
             let words = words(&error_chain(&no));
             match no.why.status() {
                 Some(status) if !no.why.is_other_origin() => Asked::Answered { status, words },
@@ -181,7 +181,7 @@ fn asked(named: &str, read: Result<Read, CheckError>) -> Asked {
         Err(error) => {
             let words = words(&error_chain(&error));
             match error {
-                CheckError::Client(_) | CheckError::NotHttp(_) => Asked::Unreached { words },
+                AskError::NotHttp(_) => Asked::Unreached { words },
                 _ => Asked::Unreadable { words },
             }
         }

@@ -8,12 +8,17 @@
 
 mod badge;
 mod check;
+#[cfg(any(feature = "service", feature = "mcp"))]
+mod connections;
 mod live;
 mod lookup;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod out;
 mod scan;
+mod scan_error;
+#[cfg(feature = "service")]
+mod service;
 mod shown;
 mod snippet;
 #[cfg(feature = "service")]
@@ -41,7 +46,7 @@ struct Cli {
 enum Command {
     #[cfg(feature = "service")]
     /// Run the reference verification service.
-    Serve(x402_verdict_service::ServeArgs),
+    Serve(service::ServeArgs),
     #[cfg(feature = "mcp")]
     /// Serve the verifier as MCP tools over stdio, or Streamable HTTP with --listen (configured by VERIFICATION_* variables).
     Mcp(mcp::McpArgs),
@@ -55,24 +60,24 @@ enum Command {
     Snippet(snippet::SnippetArgs),
     #[cfg(feature = "service")]
     /// Write a new signing key file, or rotate one, or a root key file (--root).
-    Keygen(x402_verdict_service::keys::KeygenArgs),
+    Keygen(service::KeygenArgs),
     #[cfg(feature = "service")]
     /// Certify the key file's signing key under the root key.
-    Certify(x402_verdict_service::trust::CertifyArgs),
+    Certify(service::CertifyArgs),
     #[cfg(feature = "service")]
     /// Manage the root key: rotate it.
     #[command(subcommand)]
-    Root(x402_verdict_service::trust::RootCommand),
+    Root(service::RootCommand),
     #[cfg(feature = "service")]
     /// Sign a verdict offline (for publishing on a static host or CDN).
-    Sign(x402_verdict_service::keys::SignArgs),
+    Sign(service::SignArgs),
     #[cfg(feature = "service")]
     /// Run a transparency log witness: cosign the log's consistent checkpoints, refuse a split view.
     Witness(witness::WitnessArgs),
     #[cfg(feature = "service")]
     /// Snapshot a service's published metrics, or render the static metrics page.
     #[command(subcommand)]
-    Metrics(x402_verdict_service::metrics::commands::MetricsCommand),
+    Metrics(service::MetricsCommand),
 }
 
 fn main() -> ExitCode {
@@ -114,12 +119,9 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             #[cfg(feature = "service")]
-            Command::Serve(args) => refused(x402_verdict_service::run(args).await),
+            Command::Serve(args) => refused(service::serve(args).await),
             #[cfg(feature = "mcp")]
-            Command::Mcp(args) => match mcp::McpConfig::from_env(|k| std::env::var(k).ok()) {
-                Ok(config) => refused(mcp::run(config, args).await),
-                Err(problem) => refused(Err(problem)),
-            },
+            Command::Mcp(args) => refused(mcp::run(args).await),
             Command::Lookup(args) => refused(lookup::lookup(args).await),
             // `check` tells a resource that gave no challenge (exit 1) from
             // bad input (exit 2).
@@ -138,19 +140,17 @@ fn main() -> ExitCode {
             }),
             Command::Snippet(args) => refused(snippet::snippet(args)),
             #[cfg(feature = "service")]
-            Command::Keygen(args) => refused(x402_verdict_service::keys::keygen(args)),
+            Command::Keygen(args) => refused(service::keygen(&args)),
             #[cfg(feature = "service")]
-            Command::Certify(args) => refused(x402_verdict_service::trust::certify(args)),
+            Command::Certify(args) => refused(service::certify(&args)),
             #[cfg(feature = "service")]
-            Command::Root(command) => refused(x402_verdict_service::trust::root(command)),
+            Command::Root(command) => refused(service::root(&command)),
             #[cfg(feature = "service")]
-            Command::Sign(args) => refused(x402_verdict_service::keys::sign(args)),
+            Command::Sign(args) => refused(service::sign(&args)),
             #[cfg(feature = "service")]
             Command::Witness(args) => refused(witness::run(args).await),
             #[cfg(feature = "service")]
-            Command::Metrics(command) => {
-                refused(x402_verdict_service::metrics::commands::run(command).await)
-            }
+            Command::Metrics(command) => refused(service::run_metrics(&command).await),
         }
     });
     match result {

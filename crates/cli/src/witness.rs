@@ -4,8 +4,10 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use x402_verdict_http::connections::ConnectionArgs;
 use x402_verdict_service::witness::{self, WitnessConfig, WitnessError};
+
+use crate::connections::{ConnectionArgs, ConnectionArgsError};
+use crate::out::say;
 
 /// Options of `witness`.
 #[derive(clap::Args, Debug)]
@@ -29,20 +31,36 @@ pub struct WitnessArgs {
     pub connections: ConnectionArgs,
 }
 
-/// Runs the witness `args` describe.
+/// Why `witness` stops: its options, or the witness.
+#[derive(Debug, thiserror::Error)]
+pub enum WitnessCommandError {
+    /// The connection options do not fit together.
+    #[error(transparent)]
+    Connections(#[from] ConnectionArgsError),
+    /// The witness could not start.
+    #[error(transparent)]
+    Witness(#[from] WitnessError),
+}
+
+/// Runs the witness `args` describe: binds, prints its verifier key and
+/// `listening on http://ADDR`, and serves until interrupted.
 ///
 /// # Errors
 ///
-/// As [`witness::run`], or connection options that do not fit together.
-pub async fn run(args: WitnessArgs) -> Result<(), WitnessError> {
-    let limits = args.connections.limits(witness::MAX_REQUEST_BYTES)?;
-    witness::run(WitnessConfig {
+/// As [`witness::bind`], or connection options that do not fit together.
+pub async fn run(args: WitnessArgs) -> Result<(), WitnessCommandError> {
+    let connections = args.connections.limits()?;
+    let bound = witness::bind(WitnessConfig {
         listen: args.listen,
         keys: args.keys,
         name: args.name,
         log_key: args.log_key,
         state: args.state,
-        limits,
+        connections,
     })
-    .await
+    .await?;
+    say!("witness key {}", bound.verifier_key());
+    say!("listening on http://{}", bound.local_addr());
+    bound.serve(x402_verdict_http::shutdown_signal()).await;
+    Ok(())
 }

@@ -239,3 +239,23 @@ async fn an_address_in_use_or_a_service_out_of_reach_is_named() {
         )
     );
 }
+
+#[tokio::test]
+async fn an_allowed_host_that_is_no_authority_is_refused_at_start() {
+    // In one line, before anything is served.
+    let (code, _, err) = run(&[
+        "mcp",
+        "--listen",
+        "127.0.0.1:0",
+        "--allow-host",
+        "proxy:80x",
+    ])
+    .await;
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "x402-verdict: --allow-host \"proxy:80x\" has a port that is not a decimal number from 0 to 65535\n"
+        )
+    );
+}

@@ -4,11 +4,14 @@
 //! everything. The `x402-verdict` command and the Python package
 //! (`x402_verdict`) share it: one HTTP client, its rules written once; and
 //! the politeness of a command that asks many resources at once
-//! ([`polite`]).
+//! ([`polite`]); and the 402 reader, which asks a paid resource for its
+//! challenge without paying and looks up every option it accepts
+//! ([`challenge`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod challenge;
 pub mod polite;
 
 mod kept;

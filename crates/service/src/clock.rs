@@ -30,20 +30,29 @@ impl Clock {
     }
 }
 
-/// `--now`'s value is not an RFC 3339 UTC time.
-#[cfg(feature = "pinned-clock")]
+/// Whether this build can pin its clock (feature `pinned-clock`): the
+/// command offers `serve --now` when it can, and only then.
+pub const PINNABLE: bool = cfg!(feature = "pinned-clock");
+
+/// `--now`'s value is not an RFC 3339 UTC time (or this build cannot pin
+/// its clock: see [`PINNABLE`]).
 #[derive(Debug, thiserror::Error)]
 #[error("is not an RFC 3339 UTC time")]
 pub struct PinnedTimeError;
 
-/// Parses the value of `--now`: an RFC 3339 UTC time.
+/// Parses the value of `--now`: the clock pinned to an RFC 3339 UTC time.
 ///
 /// # Errors
 ///
-/// When the text is not one.
-#[cfg(feature = "pinned-clock")]
+/// When the text is not one, or when this build cannot pin its clock
+/// ([`PINNABLE`] is false).
 pub fn parse_pinned(text: &str) -> Result<Clock, PinnedTimeError> {
-    Timestamp::parse_rfc3339(text)
-        .map(Clock::Pinned)
-        .ok_or(PinnedTimeError)
+    #[cfg(feature = "pinned-clock")]
+    let pinned = Timestamp::parse_rfc3339(text).map(Clock::Pinned);
+    #[cfg(not(feature = "pinned-clock"))]
+    let pinned = {
+        let _ = text;
+        None
+    };
+    pinned.ok_or(PinnedTimeError)
 }

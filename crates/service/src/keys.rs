@@ -1,11 +1,12 @@
 //! `keygen` and `sign`: the operator's key file and offline signing.
 
 use std::io::Read as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use x402_verdict_core::ed25519_dalek::VerifyingKey;
 use x402_verdict_core::json::{Object, ObjectError, Value};
-use x402_verdict_core::{encode_base64, sign_verdict_carrying, KeyId, Timestamp, VerdictError};
+use x402_verdict_core::{sign_verdict_carrying, Timestamp, VerdictError};
 
 use super::keyfile::{KeyFile, KeyFileError};
 use super::secret_file::SecretFileError;
@@ -22,9 +23,6 @@ pub enum KeygenError {
     /// The new key file cannot be written.
     #[error(transparent)]
     Save(#[from] SecretFileError),
-    /// The root key file cannot be written.
-    #[error(transparent)]
-    Root(#[from] super::trust::RootError),
 }
 
 /// Why `sign` signed nothing. `name` is the input as given (`-` for
@@ -66,70 +64,42 @@ pub enum SignError {
     },
 }
 
-/// Options of `keygen`.
-#[derive(clap::Args, Debug)]
-pub struct KeygenArgs {
-    /// Where to write the key file.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Rotate an existing key file: its current key becomes `previous`.
-    #[arg(long, conflicts_with = "root")]
-    pub rotate: bool,
-    /// Write a root key file (root version 1) instead: the key consumers pin.
-    #[arg(long)]
-    pub root: bool,
-}
-
-/// Writes a new key file, or rotates one, and prints the new keyId and public key.
+/// Writes a new key file at `out`, or with `rotate` rotates the one
+/// there (its current key becomes `previous`), and returns the new public
+/// key.
 ///
 /// # Errors
 ///
-/// An existing file without `--rotate`, a missing or unreadable one with it.
-pub fn keygen(args: KeygenArgs) -> Result<(), KeygenError> {
-    if args.root {
-        return Ok(super::trust::keygen_root(&args.out)?);
-    }
-    let keys = if args.rotate {
-        KeyFile::load(&args.out)?.rotated()
-    } else if args.out.exists() {
-        return Err(KeygenError::Exists(args.out));
+/// An existing file without `rotate`, a missing or unreadable one with it.
+pub fn keygen(out: &Path, rotate: bool) -> Result<VerifyingKey, KeygenError> {
+    let keys = if rotate {
+        KeyFile::load(out)?.rotated()
+    } else if out.exists() {
+        return Err(KeygenError::Exists(out.to_owned()));
     } else {
         KeyFile::generate()
     };
-    keys.save(&args.out)?;
-    let public = keys.current.verifying_key();
-    println!("keyId {}", KeyId::of(&public));
-    println!("publicKey {}", encode_base64(public.as_bytes()));
-    Ok(())
+    keys.save(out)?;
+    Ok(keys.current.verifying_key())
 }
 
-/// Options of `sign`.
-#[derive(clap::Args, Debug)]
-pub struct SignArgs {
-    /// The key file whose current key signs.
-    #[arg(long)]
-    pub keys: PathBuf,
-    /// The verdict object to sign (a file, or `-` for standard input).
-    #[arg(default_value = "-")]
-    pub input: PathBuf,
-}
-
-/// Signs a verdict object offline and prints the document. `keyId` is set to
-/// the signing key's; `issuedAt` defaults to now.
+/// Signs the verdict object in `input` (a file, or `-` for standard input)
+/// offline with the current key of the key file `keys`, and returns the
+/// document. `keyId` is set to the signing key's; `issuedAt` defaults to now.
 ///
 /// # Errors
 ///
 /// An unreadable input, or a verdict that breaks the protocol's rules.
-pub fn sign(args: SignArgs) -> Result<(), SignError> {
-    let keys = KeyFile::load(&args.keys)?;
+pub fn sign(keys: &Path, input: &Path) -> Result<String, SignError> {
+    let keys = KeyFile::load(keys)?;
     let mut text = Vec::new();
-    let name = args.input.display().to_string();
+    let name = input.display().to_string();
     if name == "-" {
         std::io::stdin()
             .read_to_end(&mut text)
             .map_err(SignError::Stdin)?;
     } else {
-        text = std::fs::read(&args.input).map_err(|source| SignError::Unreadable {
+        text = std::fs::read(input).map_err(|source| SignError::Unreadable {
             name: name.clone(),
             source,
         })?;
@@ -151,6 +121,5 @@ pub fn sign(args: SignArgs) -> Result<(), SignError> {
     let carried = super::trust::carried(&keys);
     let document = sign_verdict_carrying(verdict, &keys.current, &carried)
         .map_err(|source| SignError::Verdict { name, source })?;
-    println!("{document}");
-    Ok(())
+    Ok(document)
 }

@@ -53,7 +53,8 @@ use metrics::Publisher;
 use paid::DemoPaid;
 use registry::{Found, Registry};
 use static_files::StaticFiles;
-use x402_verdict_http::{connections, host, shutdown_signal};
+use x402_verdict_http::connections::{self, ConnectionLimits};
+use x402_verdict_http::host;
 
 /// The Content-Security-Policy of the static pages: what a strict seller
 /// site would send, so that the demo proves the badge works under it.
@@ -67,44 +68,36 @@ const KEYS_CACHE: &str = "public, max-age=300";
 /// and its connection closes after the answer.
 const SERVE_MAX_BODY_BYTES: u64 = 0;
 
-/// Options of `serve`.
-#[derive(clap::Args, Debug)]
-pub struct ServeArgs {
-    /// Address to listen on (port 0 picks a free port; the address is printed).
-    #[arg(long, default_value = "127.0.0.1:8402")]
+/// What `serve` serves, and how: the files it reads and the address and
+/// limits it listens under.
+#[derive(Debug)]
+pub struct ServeConfig {
+    /// The address to listen on (port 0 picks a free port: see
+    /// [`Bound::local_addr`]).
     pub listen: SocketAddr,
     /// The registry file (JSON: attestations and published verdicts).
-    #[arg(long)]
     pub registry: PathBuf,
-    /// The key file (written by `x402-verdict keygen`).
-    #[arg(long)]
+    /// The key file (written by [`keys::keygen`]).
     pub keys: PathBuf,
-    /// Also serve this folder's files at `/`, with a strict Content-Security-Policy.
-    #[arg(long)]
+    /// A folder whose files are also served at `/`, with a strict
+    /// Content-Security-Policy.
     pub www: Option<PathBuf>,
-    /// Also answer `GET /demo/paid` with 402 and this x402 v2 challenge (a demo paid resource).
-    #[arg(long, value_name = "FILE")]
+    /// An x402 v2 challenge file: `GET /demo/paid` is also answered 402
+    /// with it (a demo paid resource).
     pub demo_paid: Option<PathBuf>,
-    /// Also answer `GET /discovery/resources` with this file's discovery
-    /// items (a JSON list), paged as a facilitator does (a demo listing).
-    #[arg(long, value_name = "FILE")]
+    /// A file of discovery items (a JSON list): `GET /discovery/resources`
+    /// also answers them, paged as a facilitator does (a demo listing).
     pub demo_discovery: Option<PathBuf>,
     /// The limits on the service's HTTP connections.
-    #[command(flatten)]
-    pub connections: connections::ConnectionArgs,
+    pub connections: ConnectionLimits,
     /// The operator file (JSON: operator, relatedParty, disclosure); without
     /// it, `/v0/metrics` is not published.
-    #[arg(long)]
     pub operator: Option<PathBuf>,
     /// The folder of the verdict counts database (created on first start);
     /// without it, no count is kept.
-    #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Pins the service's clock to one RFC 3339 UTC time. For tests and the
-    /// demo's metrics snapshot only (feature `pinned-clock`; see `clock::Clock`).
-    #[cfg(feature = "pinned-clock")]
-    #[arg(long, value_parser = clock::parse_pinned)]
-    pub now: Option<Clock>,
+    /// Where the service reads the time.
+    pub clock: Clock,
 }
 
 /// Why `serve` stops: a file or folder it cannot use, an address it cannot
@@ -129,9 +122,6 @@ pub enum ServeError {
     /// The operator file or the counts database.
     #[error(transparent)]
     Metrics(#[from] metrics::PublisherError),
-    /// The connection options do not fit together.
-    #[error(transparent)]
-    Connections(#[from] connections::ConnectionArgsError),
     /// `--listen`'s address cannot be bound.
     #[error("--listen {addr}")]
     Listen {
@@ -182,32 +172,45 @@ struct Service {
     drawn: badge::Drawn,
 }
 
-/// Checks the files, binds, prints `listening on http://ADDR`, and serves
-/// until interrupted.
+/// The service bound to its address, its files read: [`Bound::serve`]
+/// serves it.
+pub struct Bound {
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    app: Router,
+    limits: connections::Limits,
+    counter: Option<Arc<metrics::counter::VerdictCounter>>,
+}
+
+/// Checks the files and binds the address: nothing is served yet.
 ///
 /// # Errors
 ///
 /// One line naming the file, entry and field, or the address, that is wrong.
-pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
-    let limits = args.connections.limits(SERVE_MAX_BODY_BYTES)?;
-    let registry = Registry::load(&args.registry)?;
-    let keys = KeyFile::load(&args.keys)?;
-    let www = args.www.as_deref().map(StaticFiles::new).transpose()?;
-    let paid = args.demo_paid.as_deref().map(DemoPaid::load).transpose()?;
-    let listing = args
+pub async fn bind(config: ServeConfig) -> Result<Bound, ServeError> {
+    let limits = config.connections.with_max_body(SERVE_MAX_BODY_BYTES);
+    let registry = Registry::load(&config.registry)?;
+    let keys = KeyFile::load(&config.keys)?;
+    let www = config.www.as_deref().map(StaticFiles::new).transpose()?;
+    let paid = config
+        .demo_paid
+        .as_deref()
+        .map(DemoPaid::load)
+        .transpose()?;
+    let listing = config
         .demo_discovery
         .as_deref()
         .map(DemoDiscovery::load)
         .transpose()?;
-    #[cfg(feature = "pinned-clock")]
-    let clock = args.now.unwrap_or(Clock::System);
-    #[cfg(not(feature = "pinned-clock"))]
-    let clock = Clock::System;
-    let metrics = Publisher::open(args.operator.as_deref(), args.data.as_deref(), clock.now())?;
+    let clock = config.clock;
+    let metrics = Publisher::open(
+        config.operator.as_deref(),
+        config.data.as_deref(),
+        clock.now(),
+    )?;
     warn_about_published(&registry, &keys);
     let attestations = registry.attestation_count();
     let counter = metrics.counter().cloned();
-    let flusher = counter.clone().map(|c| c.spawn_flusher());
     let mut app = router(registry, keys, metrics, clock, www);
     if let Some(paid) = paid {
         app = app.merge(paid.router());
@@ -223,24 +226,50 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
             X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ));
-    let listener = tokio::net::TcpListener::bind(args.listen)
+    let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServeError::Listen {
-            addr: args.listen,
+            addr: config.listen,
             source,
         })?;
     let addr = listener.local_addr().map_err(ServeError::LocalAddr)?;
-    println!("listening on http://{addr}");
     tracing::info!(%addr, attestations, "serving");
-    connections::serve(listener, app, limits, shutdown_signal()).await;
-    if let Some(flusher) = flusher {
-        flusher.abort();
+    Ok(Bound {
+        listener,
+        addr,
+        app,
+        limits,
+        counter,
+    })
+}
+
+impl Bound {
+    /// The address it listens on (the port picked, when port 0 was asked).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
     }
-    // The last increments: nothing counted is lost on Ctrl-C or SIGTERM.
-    if let Some(counter) = counter {
-        tokio::task::spawn_blocking(move || counter.flush()).await??;
+
+    /// Serves until `shutdown` resolves (such as
+    /// [`x402_verdict_http::shutdown_signal`]: Ctrl-C or SIGTERM), then saves the last counts.
+    ///
+    /// # Errors
+    ///
+    /// The last counts could not be saved.
+    pub async fn serve(
+        self,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<(), ServeError> {
+        let flusher = self.counter.clone().map(|c| c.spawn_flusher());
+        connections::serve(self.listener, self.app, self.limits, shutdown).await;
+        if let Some(flusher) = flusher {
+            flusher.abort();
+        }
+        // The last increments: nothing counted is lost on Ctrl-C or SIGTERM.
+        if let Some(counter) = self.counter {
+            tokio::task::spawn_blocking(move || counter.flush()).await??;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Middleware: an `OPTIONS` request that is no CORS preflight (a load

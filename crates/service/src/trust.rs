@@ -19,7 +19,7 @@ use axum::body::Bytes;
 use axum::extract::{Path as UrlPath, State};
 use axum::response::Response;
 use serde_json::{json, Value};
-use x402_verdict_core::ed25519_dalek::SigningKey;
+use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
 use x402_verdict_core::json::{Object, Value as CoreValue};
 use x402_verdict_core::{
     certify_key, encode_base64, root_version_of, sign_root, CertifyError, KeyId, RootSigner,
@@ -144,13 +144,6 @@ impl RootFile {
         });
         secret_file::write(path, format!("{doc:#}\n").as_bytes())
     }
-
-    /// Prints the `keyId` and `publicKey` lines, as `keygen` does.
-    fn print(&self) {
-        let public = self.key.verifying_key();
-        println!("keyId {}", KeyId::of(&public));
-        println!("publicKey {}", encode_base64(public.as_bytes()));
-    }
 }
 
 /// Why a root command wrote nothing.
@@ -165,9 +158,6 @@ pub enum RootError {
     /// The file to write is there already.
     #[error("{}: already exists (a root key file is never overwritten)", .0.display())]
     Exists(PathBuf),
-    /// `--not-after` is not an RFC 3339 UTC time.
-    #[error("--not-after must be an RFC 3339 UTC time such as 2027-03-01T00:00:00Z")]
-    NotAfter,
     /// The certificate's window is refused.
     #[error(transparent)]
     Window(#[from] CertifyError),
@@ -176,98 +166,74 @@ pub enum RootError {
     Save(#[from] SecretFileError),
 }
 
-/// Writes a new root key file (root version 1) and prints its keyId and
+/// Writes a new root key file (root version 1) at `out` and returns its
 /// public key: the key consumers pin.
 ///
 /// # Errors
 ///
 /// An existing file, or one that cannot be written.
-pub fn keygen_root(out: &Path) -> Result<(), RootError> {
+pub fn keygen_root(out: &Path) -> Result<VerifyingKey, RootError> {
     if out.exists() {
         return Err(RootError::Exists(out.to_owned()));
     }
     let root = RootFile::generate();
     root.save(out)?;
-    root.print();
-    Ok(())
+    Ok(root.key.verifying_key())
 }
 
-/// Options of `certify`.
-#[derive(clap::Args, Debug)]
-pub struct CertifyArgs {
-    /// The root key file.
-    #[arg(long)]
-    pub root: PathBuf,
-    /// The key file whose current key to certify; the certificate and the
-    /// root versions are written into it.
-    #[arg(long)]
-    pub keys: PathBuf,
-    /// The end of the certificate's validity (RFC 3339; default 90 days
-    /// from now, at most a year).
-    #[arg(long)]
-    pub not_after: Option<String>,
+/// What [`certify`] wrote into the key file: the key it certified, and
+/// the end of the certificate's validity.
+#[derive(Clone, Copy, Debug)]
+pub struct Certified {
+    /// The key file's current key.
+    pub key: VerifyingKey,
+    /// The end of its certificate's validity.
+    pub not_after: Timestamp,
 }
 
-/// Certifies the key file's current key under the root, from now to
-/// `--not-after`, and writes the certificate and every root version into
-/// the key file.
+/// Certifies the current key of the key file `keys` under the root key file
+/// `root`, from now to `not_after` (default [`DEFAULT_CERTIFICATE_SECONDS`]
+/// from now), and writes the certificate and every root version into the
+/// key file.
 ///
 /// # Errors
 ///
 /// A file that cannot be used, or a window refused.
-pub fn certify(args: CertifyArgs) -> Result<(), RootError> {
-    let root = RootFile::load(&args.root)?;
-    let mut keys = KeyFile::load(&args.keys)?;
+pub fn certify(
+    root: &Path,
+    keys: &Path,
+    not_after: Option<Timestamp>,
+) -> Result<Certified, RootError> {
+    let root = RootFile::load(root)?;
+    let path = keys;
+    let mut keys = KeyFile::load(path)?;
     let now = Timestamp::from_system_time(SystemTime::now());
-    let not_after = match &args.not_after {
-        None => now.plus_seconds(DEFAULT_CERTIFICATE_SECONDS),
-        Some(text) => Timestamp::parse_rfc3339(text).ok_or(RootError::NotAfter)?,
-    };
+    let not_after = not_after.unwrap_or_else(|| now.plus_seconds(DEFAULT_CERTIFICATE_SECONDS));
     let signer = RootSigner {
         key: &root.key,
         version: root.version,
     };
-    let certificate = certify_key(&keys.current.verifying_key(), now, not_after, signer)?;
+    let key = keys.current.verifying_key();
+    let certificate = certify_key(&key, now, not_after, signer)?;
     keys.certificate = Some(certificate);
     keys.roots = root.roots;
-    keys.save(&args.keys)?;
-    println!("keyId {}", KeyId::of(&keys.current.verifying_key()));
-    println!("notAfter {}", not_after.to_rfc3339());
-    Ok(())
+    keys.save(path)?;
+    Ok(Certified { key, not_after })
 }
 
-/// `root` subcommands.
-#[derive(clap::Subcommand, Debug)]
-pub enum RootCommand {
-    /// Write root version N+1, signed by version N and by itself.
-    Rotate(RotateArgs),
-}
-
-/// Options of `root rotate`.
-#[derive(clap::Args, Debug)]
-pub struct RotateArgs {
-    /// The current root key file (version N).
-    #[arg(long)]
-    pub root: PathBuf,
-    /// Where to write the new root key file (version N+1).
-    #[arg(long)]
-    pub out: PathBuf,
-}
-
-/// Runs a `root` subcommand.
+/// Writes root version N+1 at `out`, signed by version N (the root key
+/// file `root`) and by itself, and returns its public key.
 ///
 /// # Errors
 ///
 /// A file that cannot be used or written.
-pub fn root(command: RootCommand) -> Result<(), RootError> {
-    let RootCommand::Rotate(args) = command;
-    let next = RootFile::load(&args.root)?.rotated();
-    if args.out.exists() {
-        return Err(RootError::Exists(args.out));
+pub fn rotate_root(root: &Path, out: &Path) -> Result<VerifyingKey, RootError> {
+    let next = RootFile::load(root)?.rotated();
+    if out.exists() {
+        return Err(RootError::Exists(out.to_owned()));
     }
-    next.save(&args.out)?;
-    next.print();
-    Ok(())
+    next.save(out)?;
+    Ok(next.key.verifying_key())
 }
 
 /// What every verdict this key file signs carries beside `verdict` and

@@ -27,8 +27,7 @@ use x402_verdict_core::transparency::{
     MAX_NOTE_BYTES, MAX_PROOF_HASHES,
 };
 use x402_verdict_core::KeyId;
-use x402_verdict_http::connections::{self, BodyError, ConnectionArgsError, Limits};
-use x402_verdict_http::shutdown_signal;
+use x402_verdict_http::connections::{self, BodyError, ConnectionLimits, Limits};
 
 use crate::keyfile::{KeyFile, KeyFileError};
 use crate::secret_file::{self, SecretFileError};
@@ -56,15 +55,12 @@ pub struct WitnessConfig {
     /// The state folder.
     pub state: PathBuf,
     /// The connections' limits.
-    pub limits: Limits,
+    pub connections: ConnectionLimits,
 }
 
 /// Why the witness cannot start, or keep its state.
 #[derive(Debug, thiserror::Error)]
 pub enum WitnessError {
-    /// The connection options do not fit together.
-    #[error(transparent)]
-    Connections(#[from] ConnectionArgsError),
     /// The key file cannot be used.
     #[error(transparent)]
     Keys(#[from] KeyFileError),
@@ -304,13 +300,24 @@ impl Witness {
     }
 }
 
-/// Runs the witness until Ctrl-C or SIGTERM.
+/// The witness, its key, name and state read and its address bound:
+/// [`Bound::serve`] serves it.
+pub struct Bound {
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    verifier_key: String,
+    app: Router,
+    limits: Limits,
+}
+
+/// Reads the witness's key, name and state and binds its address: nothing
+/// is served yet.
 ///
 /// # Errors
 ///
 /// A key, a name or a state that cannot be used, or an address that
 /// cannot be listened on.
-pub async fn run(config: WitnessConfig) -> Result<(), WitnessError> {
+pub async fn bind(config: WitnessConfig) -> Result<Bound, WitnessError> {
     let key = KeyFile::load(&config.keys)?.current;
     let log = NoteKey::parse(config.log_key.trim())
         .filter(|k| k.kind == KeyKind::Note)
@@ -332,17 +339,35 @@ pub async fn run(config: WitnessConfig) -> Result<(), WitnessError> {
             addr: config.listen,
             source,
         })?;
-    println!("witness key {}", witness.verifier_key());
-    println!("listening on http://{addr}");
+    let verifier_key = witness.verifier_key();
     let app = Router::new()
         .route("/add-checkpoint", post(add_checkpoint))
         .with_state(Arc::new(Mutex::new(witness)));
-    let limits = Limits {
-        max_body_bytes: MAX_REQUEST_BYTES,
-        ..config.limits
-    };
-    connections::serve(listener, app, limits, shutdown_signal()).await;
-    Ok(())
+    Ok(Bound {
+        listener,
+        addr,
+        verifier_key,
+        app,
+        limits: config.connections.with_max_body(MAX_REQUEST_BYTES),
+    })
+}
+
+impl Bound {
+    /// The address it listens on (the port picked, when port 0 was asked).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The witness's verifier key (`<name>+<keyId>+<base64>`).
+    pub fn verifier_key(&self) -> &str {
+        &self.verifier_key
+    }
+
+    /// Serves until `shutdown` resolves (such as
+    /// [`x402_verdict_http::shutdown_signal`]: Ctrl-C or SIGTERM).
+    pub async fn serve(self, shutdown: impl std::future::Future<Output = ()>) {
+        connections::serve(self.listener, self.app, self.limits, shutdown).await;
+    }
 }
 
 async fn add_checkpoint(State(witness): State<Arc<Mutex<Witness>>>, request: Request) -> Response {

@@ -24,28 +24,10 @@ mod words;
 
 use std::fmt::Write as _;
 
-use clap::{Parser, Subcommand, ValueEnum};
-
-/// The repository's own tasks.
-#[derive(Parser)]
-#[command(name = "cargo xtask")]
-struct Cli {
-    #[command(subcommand)]
-    task: Task,
-}
-
-#[derive(Subcommand)]
-enum Task {
-    /// Prints a file the packages import, written from the Rust that holds its contents.
-    Generate {
-        /// Which file.
-        #[arg(value_enum)]
-        file: Generated,
-    },
-}
+use std::process::ExitCode;
 
 /// A generated file.
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy)]
 enum Generated {
     /// words.js: the badge package's words and spellings, as an ES module.
     Words,
@@ -56,6 +38,17 @@ enum Generated {
     /// palette.rs: the image badge's marks and colours, from the browser badge's stylesheet.
     Palette,
 }
+
+/// Each generated file by the name `generate` takes.
+const GENERATED: [(&str, Generated); 4] = [
+    ("words", Generated::Words),
+    ("types", Generated::Types),
+    ("extension-words", Generated::ExtensionWords),
+    ("palette", Generated::Palette),
+];
+
+/// What a task line that is not one prints, on stderr.
+const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette>";
 
 /// An ES module: a first line naming the `generate` task that wrote it,
 /// then `export const NAME = <JSON>;` for each of `constants`.
@@ -69,10 +62,19 @@ fn es_module(task: &str, constants: &[(&str, serde_json::Value)]) -> String {
     out
 }
 
-fn main() {
-    let Cli {
-        task: Task::Generate { file },
-    } = Cli::parse();
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let file = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["generate", name] => GENERATED
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|&(_, file)| file),
+        _ => None,
+    };
+    let Some(file) = file else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
     print!(
         "{}",
         match file {
@@ -82,4 +84,5 @@ fn main() {
             Generated::Palette => palette::module(),
         }
     );
+    ExitCode::SUCCESS
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use x402_verdict_core::{BaseUrl, FetchFailure, DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES};
+use x402_verdict_core::{BaseUrl, FetchFailure, MAX_BODY_BYTES};
 use x402_verdict_metrics::{MetricsError, PublishedMetrics};
 
 use x402_verdict_consumer::{fetch_capped, http_client, FetchError, HttpClientError};
@@ -91,56 +91,30 @@ fn unfetched(unfetched: &FetchError) -> String {
     }
 }
 
-/// The metrics commands.
-#[derive(clap::Subcommand, Debug)]
-pub enum MetricsCommand {
-    /// Read a service's /v0/metrics and save it as a snapshot (atomically).
-    Snapshot(SnapshotArgs),
-    /// Write the static metrics page (index.html and its stylesheet) from a snapshot.
-    Page(PageArgs),
+/// A file a metrics command wrote, and the document it was written from.
+#[derive(Debug)]
+pub struct Written {
+    /// The snapshot, or the page's `index.html`.
+    pub path: PathBuf,
+    /// The published metrics it holds.
+    pub metrics: PublishedMetrics,
 }
 
-/// Options of `metrics snapshot`.
-#[derive(clap::Args, Debug)]
-pub struct SnapshotArgs {
-    /// The verification service's base URL.
-    #[arg(long, value_parser = BaseUrl::parse)]
-    pub base_url: BaseUrl,
-    /// The snapshot file to write (replaced only by a valid document).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Whole-exchange timeout in milliseconds (1 to 60000).
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = x402_verdict_consumer::parse_timeout)]
-    pub timeout_ms: u32,
-}
-
-/// Options of `metrics page`.
-#[derive(clap::Args, Debug)]
-pub struct PageArgs {
-    /// The snapshot to render (written by `metrics snapshot`).
-    #[arg(long)]
-    pub snapshot: PathBuf,
-    /// The folder to write index.html and metrics.css into (created if missing).
-    #[arg(long)]
-    pub out: PathBuf,
-}
-
-/// Runs one metrics command.
+/// Reads the `/v0/metrics` of the service at `base_url` within `timeout_ms`
+/// and saves it at `out` as a snapshot, atomically, when it is a valid
+/// document.
 ///
 /// # Errors
 ///
 /// One line saying what could not be read or written; nothing is then changed.
-pub async fn run(command: MetricsCommand) -> Result<(), MetricsCommandError> {
-    match command {
-        MetricsCommand::Snapshot(args) => snapshot(args).await,
-        MetricsCommand::Page(args) => page(&args),
-    }
-}
-
-async fn snapshot(args: SnapshotArgs) -> Result<(), MetricsCommandError> {
-    let url = args.base_url.metrics_url();
+pub async fn snapshot(
+    base_url: &BaseUrl,
+    out: &Path,
+    timeout_ms: u32,
+) -> Result<Written, MetricsCommandError> {
+    let url = base_url.metrics_url();
     let client = http_client()?;
-    let timeout = Duration::from_millis(args.timeout_ms.into());
+    let timeout = Duration::from_millis(timeout_ms.into());
     let fetched = tokio::time::timeout(
         timeout,
         fetch_capped(&client, &url, "application/json", MAX_BODY_BYTES),
@@ -154,52 +128,51 @@ async fn snapshot(args: SnapshotArgs) -> Result<(), MetricsCommandError> {
     };
     let metrics = PublishedMetrics::parse(&body)
         .map_err(|source| MetricsCommandError::InvalidAnswer { url, source })?;
-    write_atomically(&args.out, &[(args.out.clone(), body)])?;
-    println!(
-        "{}: published metrics as of {}",
-        args.out.display(),
-        metrics.as_of.last_date()
-    );
-    Ok(())
+    write_atomically(out, &[(out.to_owned(), body)])?;
+    Ok(Written {
+        path: out.to_owned(),
+        metrics,
+    })
 }
 
-fn page(args: &PageArgs) -> Result<(), MetricsCommandError> {
-    let path = || args.snapshot.clone();
-    let text = std::fs::read(&args.snapshot).map_err(|source| {
-        MetricsCommandError::SnapshotUnreadable {
+/// Writes the static metrics page (`index.html` and its stylesheet) into
+/// the folder `out` (created if missing) from the snapshot `snapshot`.
+///
+/// # Errors
+///
+/// One line saying what could not be read or written; nothing is then changed.
+pub fn page(snapshot: &Path, out: &Path) -> Result<Written, MetricsCommandError> {
+    let path = || snapshot.to_owned();
+    let text =
+        std::fs::read(snapshot).map_err(|source| MetricsCommandError::SnapshotUnreadable {
             path: path(),
             source,
-        }
-    })?;
+        })?;
     let metrics =
         PublishedMetrics::parse(&text).map_err(|source| MetricsCommandError::InvalidSnapshot {
             path: path(),
             source,
         })?;
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(MetricsCommandError::NotAFolder(args.out.clone()));
+    if out.exists() && !out.is_dir() {
+        return Err(MetricsCommandError::NotAFolder(out.to_owned()));
     }
-    std::fs::create_dir_all(&args.out).map_err(|source| MetricsCommandError::CreateFolder {
-        path: args.out.clone(),
+    std::fs::create_dir_all(out).map_err(|source| MetricsCommandError::CreateFolder {
+        path: out.to_owned(),
         source,
     })?;
+    let index = out.join("index.html");
     let files = [
+        (index.clone(), super::page::render(&metrics).into_bytes()),
         (
-            args.out.join("index.html"),
-            super::page::render(&metrics).into_bytes(),
-        ),
-        (
-            args.out.join(super::page::STYLESHEET),
+            out.join(super::page::STYLESHEET),
             super::page::CSS.as_bytes().to_vec(),
         ),
     ];
-    write_atomically(&args.out, &files)?;
-    println!(
-        "{}: the metrics page as of {}",
-        args.out.join("index.html").display(),
-        metrics.as_of.last_date()
-    );
-    Ok(())
+    write_atomically(out, &files)?;
+    Ok(Written {
+        path: index,
+        metrics,
+    })
 }
 
 /// Writes each file to a temporary file beside it, then renames them all

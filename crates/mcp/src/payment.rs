@@ -12,7 +12,7 @@ use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{Challenge, Evaluation, MAX_CHALLENGE_BYTES, MAX_FIELD_BYTES, MAX_OPTIONS};
 
 use super::{object, problems, ArgumentProblem, ArgumentsError};
-use crate::check::{option_entries, option_line};
+use x402_verdict_consumer::challenge::{option_entries, option_line};
 
 /// The tool's name.
 pub const CHECK_PAYMENT_REQUIRED: &str = "check_payment_required";

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use support::*;
+use x402_verdict_service::keys;
 
 fn set_mode(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
@@ -24,14 +25,19 @@ fn mode(path: &Path) -> u32 {
 }
 
 /// A verdict to sign, in `dir`.
-fn verdict_in(dir: &Path) -> String {
+fn verdict_in(dir: &Path) -> std::path::PathBuf {
     let verdict = dir.join("verdict.json");
     std::fs::write(
         &verdict,
         r#"{"v": 1, "chain": "base", "payTo": "p", "resourceUrl": "r", "outcome": "no_signal"}"#,
     )
     .unwrap();
-    verdict.display().to_string()
+    verdict
+}
+
+/// What `keygen --out PATH` (with `--rotate`) refuses, as the command says it.
+fn keygen_refused(path: &Path, rotate: bool) -> String {
+    shown(&keys::keygen(path, rotate).expect_err("keygen refuses"))
 }
 
 #[tokio::test]
@@ -53,7 +59,7 @@ async fn keygen_never_writes_through_a_planted_temporary_file() {
     set_mode(&stale, 0o644);
     for dir in [&shared, &own] {
         let keys = dir.join("keys.json");
-        keygen(&keys, false).await;
+        keygen(&keys, false);
         let meta = std::fs::symlink_metadata(&keys).unwrap();
         assert!(
             meta.file_type().is_file(),
@@ -62,10 +68,11 @@ async fn keygen_never_writes_through_a_planted_temporary_file() {
         );
         assert_eq!(mode(&keys), 0o600, "{}", keys.display());
         // Rotating writes it the same way.
-        keygen(&keys, true).await;
+        keygen(&keys, true);
         assert_eq!(mode(&keys), 0o600, "{}", keys.display());
-        let (code, _, err) = sign_file(&keys, Path::new(&verdict_in(dir))).await;
-        assert_eq!(code, 0, "{err}");
+        if let Err(e) = keys::sign(&keys, &verdict_in(dir)) {
+            panic!("{}", shown(&e));
+        }
         // Nothing is left behind but what was there and the key file.
         assert_eq!(names_in(dir), ["keys.json", "keys.tmp", "verdict.json"]);
     }
@@ -84,11 +91,10 @@ async fn keygen_refuses_a_folder_others_may_write_and_a_target_that_is_a_link() 
         let dir = scratch("shared");
         set_mode(&dir, folder_mode);
         let keys = dir.join("keys.json");
-        let (code, out, err) = run(&["keygen", "--out", keys.to_str().unwrap()]).await;
         let d = dir.display();
         assert_eq!(
-            (code, out.as_str(), err.trim()),
-            (2, "", format!("x402-verdict: {d}: others may write this folder (mode {folder_mode:04o}) and so replace a key file in it; run: chmod go-w {d}").as_str())
+            keygen_refused(&keys, false),
+            format!("{d}: others may write this folder (mode {folder_mode:04o}) and so replace a key file in it; run: chmod go-w {d}")
         );
         assert!(names_in(&dir).is_empty(), "nothing written");
     }
@@ -100,24 +106,21 @@ async fn keygen_refuses_a_folder_others_may_write_and_a_target_that_is_a_link() 
     symlink(&real, &link).unwrap();
     let l = link.display();
     let refused = format!(
-        "x402-verdict: {l}: is a symbolic link, and a key file is never written through one; name the file itself, or run: rm {l}"
+        "{l}: is a symbolic link, and a key file is never written through one; name the file itself, or run: rm {l}"
     );
-    let (code, out, err) = run(&["keygen", "--out", link.to_str().unwrap()]).await;
-    assert_eq!((code, out.as_str(), err.trim()), (2, "", refused.as_str()));
+    assert_eq!(keygen_refused(&link, false), refused);
     assert!(!real.exists());
     // Rotating through the link is refused too, and the real file is unchanged.
-    keygen(&real, false).await;
+    keygen(&real, false);
     let before = std::fs::read(&real).unwrap();
-    let (code, out, err) = run(&["keygen", "--rotate", "--out", link.to_str().unwrap()]).await;
-    assert_eq!((code, out.as_str(), err.trim()), (2, "", refused.as_str()));
+    assert_eq!(keygen_refused(&link, true), refused);
     assert_eq!(std::fs::read(&real).unwrap(), before);
 }
 
 #[tokio::test]
 async fn a_key_file_that_is_not_a_private_regular_file_is_never_read() {
-    let ServiceFiles { dir, registry, .. } = ServiceFiles::new("unreadable", "{}").await;
+    let ServiceFiles { dir, registry, .. } = ServiceFiles::new("unreadable", "{}");
     let verdict = verdict_in(&dir);
-    let r = registry.display().to_string();
     let zero = dir.join("zero.json");
     symlink("/dev/zero", &zero).unwrap();
     let fifo = dir.join("fifo.json");
@@ -149,17 +152,26 @@ async fn a_key_file_that_is_not_a_private_regular_file_is_never_read() {
     ];
     for (keys, problem) in cases {
         let k = keys.display().to_string();
-        let expected = format!("x402-verdict: {k}: {problem}");
-        let serve = serve_args(&r, &k);
-        for args in [&serve[..], &["sign", "--keys", &k, &verdict]] {
-            let (code, out, err) = tokio::time::timeout(Duration::from_secs(60), run(args))
-                .await
-                .unwrap_or_else(|_| panic!("{args:?} did not finish"));
-            assert_eq!(
-                (code, out.as_str(), err.trim()),
-                (2, "", expected.as_str()),
-                "{args:?}"
-            );
-        }
+        let expected = format!("{k}: {problem}");
+        let serving = tokio::time::timeout(
+            Duration::from_secs(60),
+            Service::try_start(config(&registry, keys)),
+        );
+        let refused = match serving.await.expect("serve did not finish") {
+            Ok(_) => panic!("serve --keys {k} started"),
+            Err(e) => shown(&e),
+        };
+        assert_eq!(refused, expected, "serve --keys {k}");
+        let (keys, verdict) = (keys.clone(), verdict.clone());
+        let signing = tokio::task::spawn_blocking(move || keys::sign(&keys, &verdict));
+        let refused = match tokio::time::timeout(Duration::from_secs(60), signing)
+            .await
+            .expect("sign did not finish")
+            .unwrap()
+        {
+            Ok(_) => panic!("sign --keys {k} signed"),
+            Err(e) => shown(&e),
+        };
+        assert_eq!(refused, expected, "sign --keys {k}");
     }
 }

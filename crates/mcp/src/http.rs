@@ -1,13 +1,14 @@
-//! `x402-verdict mcp --listen ADDR`: the same server over Streamable HTTP
-//! at `/mcp`, with `GET /healthz`, served by rmcp's own transport.
+//! The same server over Streamable HTTP (`x402-verdict mcp --listen ADDR`)
+//! at `/mcp`, with `GET /healthz`, served by rmcp's own transport:
+//! [`bind`], then [`Bound::serve`].
 //!
 //! - Stateless in every revision: no `Mcp-Session-Id` is issued, each POST
 //!   is served on its own, `GET` and `DELETE /mcp` are 405 (no stream is
 //!   offered: the tools send nothing unasked). Answers are
 //!   `application/json`; closing the connection cancels the request.
 //! - DNS rebinding (rmcp's checks): the `Host` must be a loopback name or
-//!   one given with `--allow-host`, and an `Origin`, when sent, must be a
-//!   loopback origin or one given with `--allow-origin`; otherwise 403.
+//!   one in [`HttpOptions::allowed_hosts`], and an `Origin`, when sent, must be a
+//!   loopback origin or one in [`HttpOptions::allowed_origins`]; otherwise 403.
 //! - Bounded: a body over 4 MiB is 413, connections (hence requests, one at
 //!   a time on each HTTP/1.1 connection) are capped, and a client slow to
 //!   send its request head is closed (the service's connection limits).
@@ -35,12 +36,12 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::Value;
 
 use super::framing::{self, Refusal, MAX_LINE_BYTES};
-use super::{VerdictServer, BATCH_REVISION};
-use x402_verdict_http::connections::{self, BodyError, Limits};
+use super::{McpConfig, McpError, VerdictServer, BATCH_REVISION};
+use x402_verdict_http::connections::{self, BodyError, ConnectionLimits, Limits};
 use x402_verdict_http::host;
 
 /// The largest request body, as the longest line on stdio.
-pub(super) const MAX_BODY_BYTES: u64 = MAX_LINE_BYTES;
+const MAX_BODY_BYTES: u64 = MAX_LINE_BYTES;
 
 /// How many messages of one batch are served at once.
 const BATCH_CONCURRENCY: usize = 8;
@@ -59,7 +60,7 @@ pub struct HttpOptions {
     /// More browser origins to accept, besides the loopback origins.
     pub allowed_origins: Vec<String>,
     /// The connection limits.
-    pub limits: Limits,
+    pub connections: ConnectionLimits,
 }
 
 /// The routes: `/mcp` and `/healthz`.
@@ -92,26 +93,60 @@ fn router(server: VerdictServer, options: &HttpOptions) -> Router {
         .layer(axum::middleware::from_fn(json_rpc_refusals))
 }
 
-/// Binds, prints `listening on http://ADDR/mcp`, and serves until
-/// interrupted.
+/// The server bound to its address: [`Bound::serve`] serves it.
+pub struct Bound {
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    app: Router,
+    limits: Limits,
+}
+
+/// Checks the allowed hosts, makes the server (as [`VerdictServer::new`])
+/// and binds `options.listen`: nothing is served yet. A listener beyond
+/// this machine is warned about (no authentication).
 ///
 /// # Errors
 ///
-/// The address cannot be bound.
-pub async fn serve(
-    server: VerdictServer,
-    options: HttpOptions,
-    shutdown: impl std::future::Future<Output = ()>,
-) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(options.listen).await?;
-    let addr = listener.local_addr()?;
+/// An allowed host that is no host with an optional port, an HTTP client
+/// that cannot start, an address that cannot be bound.
+pub async fn bind(config: McpConfig, options: HttpOptions) -> Result<Bound, McpError> {
+    for allowed in &options.allowed_hosts {
+        host::parse(allowed).map_err(McpError::AllowHost)?;
+    }
+    let server = VerdictServer::new(config)?;
+    let listen = options.listen;
+    let listen_error = |source| McpError::Listen {
+        addr: listen,
+        source,
+    };
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(listen_error)?;
+    let addr = listener.local_addr().map_err(listen_error)?;
     if !addr.ip().is_loopback() {
         tracing::warn!(%addr, "the MCP endpoint listens beyond this machine and has no authentication: put it behind a reverse proxy with TLS");
     }
-    println!("listening on http://{addr}/mcp");
     let app = router(server, &options);
-    connections::serve(listener, app, options.limits, shutdown).await;
-    Ok(())
+    Ok(Bound {
+        listener,
+        addr,
+        app,
+        limits: options.connections.with_max_body(MAX_BODY_BYTES),
+    })
+}
+
+impl Bound {
+    /// The address it listens on (the port picked, when port 0 was asked);
+    /// the endpoint is `/mcp` below it.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until `shutdown` resolves (such as
+    /// [`x402_verdict_http::shutdown_signal`]: Ctrl-C or SIGTERM).
+    pub async fn serve(self, shutdown: impl std::future::Future<Output = ()>) {
+        connections::serve(self.listener, self.app, self.limits, shutdown).await;
+    }
 }
 
 /// `/mcp`: a 2025-03-26 batch is split here; everything else is rmcp's.

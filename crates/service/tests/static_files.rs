@@ -1,4 +1,4 @@
-//! `serve --www DIR` serves what is in DIR and nothing else, as a CDN would:
+//! The service given a `www` folder (`serve --www DIR`) serves what is in DIR and nothing else, as a CDN would:
 //! no file outside it through a link, no dotfile or dot-folder, a folder's
 //! redirect that stays on this host; and every answer, API or file, says
 //! `X-Content-Type-Options: nosniff`.
@@ -13,7 +13,7 @@ use support::*;
 
 #[tokio::test]
 async fn serves_only_the_folders_own_files() {
-    let files = ServiceFiles::new("www", "{}").await;
+    let files = ServiceFiles::new("www", "{}");
     let www = files.dir.join("www");
     let outside = files.dir.join("outside");
     for dir in [&www.join("sub"), &www.join(".git"), &outside] {
@@ -33,12 +33,9 @@ async fn serves_only_the_folders_own_files() {
     symlink(outside.join("index.html"), www.join("lured/index.html")).unwrap();
     symlink(www.join("sub"), www.join("alias")).unwrap();
     symlink("../index.html", www.join("sub/home.html")).unwrap();
-    let service = Service::start_with(
-        &files.registry,
-        &files.keys,
-        &["--www", www.to_str().unwrap()],
-    )
-    .await;
+    let mut config = files.config();
+    config.www = Some(www.clone());
+    let service = Service::start(config).await;
     let client = Client::builder().redirect(Policy::none()).build().unwrap();
     let get = |path: &str| {
         let request = client.get(format!("{}{path}", service.url));
@@ -88,8 +85,8 @@ async fn serves_only_the_folders_own_files() {
 
 #[tokio::test]
 async fn every_answer_says_nosniff() {
-    let files = ServiceFiles::new("nosniff", "{}").await;
-    let service = Service::start(&files.registry, &files.keys).await;
+    let files = ServiceFiles::new("nosniff", "{}");
+    let service = Service::start(files.config()).await;
     let unlisted = format!("/v0/verdict?chain={CHAIN}&payTo={PAY_TO}&resourceUrl=r");
     for (path, status) in [
         ("/v0/verification-keys", 200),

@@ -1,11 +1,17 @@
-//! `x402-verdict mcp`: the verifier as three MCP tools, over stdio or (with
-//! `--listen`) Streamable HTTP, built on the official Rust SDK (rmcp), in
-//! every revision it speaks ([`revisions`]). It adds no protocol logic of
-//! its own beyond what rmcp leaves undone (see [`framing`] and [`http`]):
-//! every answer comes from the core through the native [`Verifier`].
+//! The MCP server of x402 verification verdicts (`x402-verdict mcp`): the
+//! verifier as three MCP tools, over stdio ([`stdio`]) or Streamable HTTP
+//! ([`http`]), built on the official Rust SDK (rmcp), in every revision it
+//! speaks ([`revisions`]). It adds no protocol logic of its own beyond what
+//! rmcp leaves undone (the stdio framing and [`http`]): every answer comes
+//! from the core through the native [`Verifier`].
+
+// A dependency nothing uses fails the build.
+#![cfg_attr(not(test), deny(unused_crate_dependencies))]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod framing;
-mod http;
+pub mod http;
 mod payment;
 
 use std::borrow::Cow;
@@ -26,10 +32,9 @@ use x402_verdict_core::{
     EndpointError, KeysError, TrustedKeys, DEFAULT_TIMEOUT_MS, MAX_FIELD_BYTES,
 };
 
-use crate::check::look_up;
+use x402_verdict_consumer::challenge::look_up;
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
-use x402_verdict_http::connections::{ConnectionArgs, ConnectionArgsError};
-use x402_verdict_http::host::{self, HostError};
+use x402_verdict_http::host::HostError;
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
 /// 2025-11-25 (negotiated by `initialize`) and 2026-07-28 (stateless: each
@@ -77,9 +82,6 @@ pub enum McpError {
     /// The HTTP client cannot start.
     #[error(transparent)]
     Client(#[from] HttpClientError),
-    /// The connection options do not fit together.
-    #[error(transparent)]
-    Connections(#[from] ConnectionArgsError),
     /// An `--allow-host` value is no host with an optional port.
     #[error("--allow-host {0}")]
     AllowHost(HostError),
@@ -178,72 +180,14 @@ impl McpConfig {
     }
 }
 
-/// Options of `mcp`.
-#[derive(clap::Args, Debug)]
-pub struct McpArgs {
-    /// Serve Streamable HTTP at http://ADDR/mcp (and GET /healthz) instead
-    /// of stdio; bind a loopback address unless behind a reverse proxy.
-    #[arg(long, value_name = "ADDR")]
-    pub listen: Option<SocketAddr>,
-    /// Also answer requests whose Host is this name (or name:port), as
-    /// behind a reverse proxy; only loopback names are answered otherwise
-    /// (DNS rebinding protection). Repeatable.
-    #[arg(long = "allow-host", value_name = "HOST")]
-    pub allow_hosts: Vec<String>,
-    /// Also accept browser requests from this origin (scheme://host[:port]);
-    /// only loopback origins are accepted otherwise. Repeatable.
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
-    pub allow_origins: Vec<String>,
-    #[command(flatten)]
-    pub connections: ConnectionArgs,
-}
-
-/// Serves the three tools on stdin/stdout until stdin closes, or over HTTP
-/// until interrupted.
+/// Serves the three tools, configured by `config`, on stdin/stdout until
+/// stdin closes.
 ///
 /// # Errors
 ///
-/// A malformed configuration (before anything is served), an address that
-/// cannot be bound, or a broken transport.
-pub async fn run(config: McpConfig, args: McpArgs) -> Result<(), McpError> {
-    let limits = args.connections.limits(http::MAX_BODY_BYTES)?;
-    for allowed in &args.allow_hosts {
-        host::parse(allowed).map_err(McpError::AllowHost)?;
-    }
-    let configured = config.base_url.is_some();
-    let verifier = Verifier::new(
-        config.base_url,
-        config.keys,
-        config.strict,
-        config.timeout_ms,
-    )?;
-    if !configured {
-        tracing::warn!(
-            "VERIFICATION_BASE_URL is not set: every lookup answers unknown (no_service)"
-        );
-    }
-    let server = VerdictServer {
-        verifier: Arc::new(verifier),
-        tools: Arc::new(tools()),
-    };
-    let Some(listen) = args.listen else {
-        return stdio(server).await;
-    };
-    let options = http::HttpOptions {
-        listen,
-        allowed_hosts: args.allow_hosts,
-        allowed_origins: args.allow_origins,
-        limits,
-    };
-    http::serve(server, options, x402_verdict_http::shutdown_signal())
-        .await
-        .map_err(|source| McpError::Listen {
-            addr: listen,
-            source,
-        })
-}
-
-async fn stdio(server: VerdictServer) -> Result<(), McpError> {
+/// The HTTP client cannot start, or a broken transport.
+pub async fn stdio(config: McpConfig) -> Result<(), McpError> {
+    let server = VerdictServer::new(config)?;
     let (transport, written) = framing::filtered(tokio::io::stdin(), tokio::io::stdout());
     let running = server
         .serve(transport)
@@ -260,6 +204,33 @@ async fn stdio(server: VerdictServer) -> Result<(), McpError> {
 pub struct VerdictServer {
     verifier: Arc<Verifier>,
     tools: Arc<Vec<Tool>>,
+}
+
+impl VerdictServer {
+    /// The tools over a verifier configured by `config`; without a
+    /// service's URL, it warns that every lookup answers unknown.
+    ///
+    /// # Errors
+    ///
+    /// The HTTP client cannot start.
+    pub fn new(config: McpConfig) -> Result<Self, McpError> {
+        let configured = config.base_url.is_some();
+        let verifier = Verifier::new(
+            config.base_url,
+            config.keys,
+            config.strict,
+            config.timeout_ms,
+        )?;
+        if !configured {
+            tracing::warn!(
+                "VERIFICATION_BASE_URL is not set: every lookup answers unknown (no_service)"
+            );
+        }
+        Ok(VerdictServer {
+            verifier: Arc::new(verifier),
+            tools: Arc::new(tools()),
+        })
+    }
 }
 
 fn tools() -> Vec<Tool> {
