@@ -19,12 +19,13 @@ pub struct McpArgs {
     pub listen: Option<SocketAddr>,
     /// Also answer requests whose Host is this name (or name:port), as
     /// behind a reverse proxy; only loopback names are answered otherwise
-    /// (DNS rebinding protection). Repeatable.
-    #[arg(long = "allow-host", value_name = "HOST")]
+    /// (DNS rebinding protection). Repeatable; only with `--listen`.
+    #[arg(long = "allow-host", value_name = "HOST", requires = "listen")]
     pub allow_hosts: Vec<String>,
     /// Also accept browser requests from this origin (scheme://host[:port]);
-    /// only loopback origins are accepted otherwise. Repeatable.
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    /// only loopback origins are accepted otherwise. Repeatable; only with
+    /// `--listen`.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
     pub allow_origins: Vec<String>,
     #[command(flatten)]
     pub connections: ConnectionArgs,

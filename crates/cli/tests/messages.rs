@@ -65,6 +65,11 @@ async fn bad_arguments_are_named_by_clap_with_the_reason() {
             vec!["metrics", "snapshot", "--base-url", "mailto:x", "--out", "s.json"],
             "error: invalid value 'mailto:x' for '--base-url <BASE_URL>': is not an absolute http:// or https:// URL",
         ),
+        // Over stdio no Host is read: the HTTP options need --listen.
+        (
+            vec!["mcp", "--allow-host", "proxy:80x"],
+            "error: the following required arguments were not provided:",
+        ),
     ] {
         assert_eq!(refusal(&args).await, (2, expected.to_owned()), "{args:?}");
     }
