@@ -168,3 +168,35 @@ pub async fn the_cap_makes_way(addr: &str, path: &'static str) {
         "a newer connection was closed before an older one: {closed:?}"
     );
 }
+
+/// Sends `head` (a request announcing a 4 MB body) and then its body at 20
+/// KiB a second, twenty times the minimum rate, yet 200 s for the whole:
+/// the server under a 2000 ms request timeout answers 408 at that time.
+pub async fn cut_at_the_request_timeout(addr: &str, head: &str) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let opened = Instant::now();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let writing = tokio::spawn(async move {
+        while writer.write_all(&[b' '; 2048]).await.is_ok() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(8), reader.read_to_end(&mut answer))
+        .await
+        .expect("the connection is closed")
+        .ok();
+    writing.abort();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("the request did not arrive whole within 2000 ms"),
+        "{answer}"
+    );
+    let after = opened.elapsed();
+    assert!(
+        (Duration::from_millis(1900)..Duration::from_secs(5)).contains(&after),
+        "{after:?}"
+    );
+}

@@ -5,7 +5,6 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
@@ -16,45 +15,8 @@ use x402_verdict_service::{ServeConfig, ServeError};
 pub const CHAIN: &str = "base";
 pub const PAY_TO: &str = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 
-/// A fresh folder under the target directory, removed by nobody (cheap, inspectable).
-pub fn scratch(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The user tests play "another user" as when they run as root: nobody.
-pub const OTHER_UID: u32 = 65534;
-
-/// The names of the entries of `dir`, sorted.
-pub fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Whether the tests run as root, who may write anything: then "another
-/// user" is [`OTHER_UID`].
-pub fn is_root() -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    std::fs::metadata(scratch("whoami")).unwrap().uid() == 0
-}
-
-/// Gives `path` (a file, folder or link) to [`OTHER_UID`] when the tests run
-/// as root, as if that user had made it; otherwise it stays the test's own.
-pub fn give_to_another_user(path: &Path) {
-    if is_root() {
-        std::os::unix::fs::lchown(path, Some(OTHER_UID), Some(OTHER_UID)).unwrap();
-    }
-}
+mod folders;
+pub use folders::*;
 
 /// An error as the command prints it after `x402-verdict: `: the error and
 /// each of its causes.
