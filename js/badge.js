@@ -243,6 +243,7 @@ function popover(host, badge, tip, scripted) {
     toggle({});
   };
   const on = new Set();
+  /** @param {{ type?: string }} event a pointer or focus event, or {} to place it again */
   const toggle = ({ type }) => {
     if (type === "pointerenter" || type === "focus") on.add(type);
     if (type === "pointerleave") on.delete("pointerenter");

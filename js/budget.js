@@ -50,7 +50,7 @@ export function requestBudget(pageOrigin, serviceOf, lookupKey, isLoaded, sendAh
    */
   function knownProtocol(origin) {
     try {
-      return JSON.parse(sessionStorage.getItem(PROTOCOLS_KEY))?.[origin] ?? (origin === pageOrigin ? performance.getEntriesByType("navigation")[0].nextHopProtocol : undefined);
+      return JSON.parse(sessionStorage.getItem(PROTOCOLS_KEY))?.[origin] ?? (origin === pageOrigin ? /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType("navigation")[0]).nextHopProtocol : undefined);
     } catch {
       // No storage for this page (a sandboxed frame, storage blocked, Node), or no navigation timing: not known.
     }
@@ -102,7 +102,7 @@ export function requestBudget(pageOrigin, serviceOf, lookupKey, isLoaded, sendAh
     watching = true;
     try {
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) {
+        for (const entry of /** @type {PerformanceResourceTiming[]} */ (list.getEntries())) {
           if (!entry.nextHopProtocol) continue;
           for (const origin of services.keys()) {
             if (entry.name.startsWith(`${origin}/`)) answeredOver(origin, entry.nextHopProtocol);

@@ -15,7 +15,7 @@ const STATE_EVENT = "x402-verdict:state";
  * `x402-verdict:state` event (detail: `{ state }`) fires when it settles.
  */
 // Outside a browser (server rendering), importing the package defines nothing.
-class VerdictBadge extends (globalThis.HTMLElement ?? Object) {
+class VerdictBadge extends /** @type {typeof HTMLElement} */ (globalThis.HTMLElement ?? Object) {
   static observedAttributes = FIELDS.map(attributeOf);
 
   static {
@@ -72,6 +72,7 @@ class VerdictBadge extends (globalThis.HTMLElement ?? Object) {
     queueMicrotask(() => {
       this.#scheduled = false;
       if (!this.isConnected) return;
+      /** @type {Record<string | symbol, any>} */
       const options = { loading: "lazy", ...fromAttributes(this, ""), ...this.#properties };
       // A new theme is drawn at once; only a new lookup renders again.
       const key = lookupKey(options);

@@ -25,13 +25,16 @@ import { CHECKING } from "./words.js";
 
 /** Badges by data- attributes and by element. */
 const SELECTOR = `[${MARK}],${ELEMENT}`;
-/** Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out). */
+/**
+ * Badges look their endpoint up when they come near the viewport (data-loading="eager" opts out).
+ * @type {{ loading: "lazy" }}
+ */
 const LAZY = { loading: "lazy" };
 
 /** This script's own URL: document.currentScript for a classic script, the stack for a module. */
 function scriptUrl() {
-  const found = document.currentScript?.src || /(https?:\/\/[^\s()]+?):\d+:\d+/.exec(new Error().stack)?.[1];
-  return found || document.querySelector("script[src*='embed']")?.src || document.baseURI;
+  const found = /** @type {HTMLScriptElement | null} */ (document.currentScript)?.src || /(https?:\/\/[^\s()]+?):\d+:\d+/.exec(new Error().stack)?.[1];
+  return found || /** @type {HTMLScriptElement | null} */ (document.querySelector("script[src*='embed']"))?.src || document.baseURI;
 }
 
 /** This script's URL, where the files next to it are found: the bundle's

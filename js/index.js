@@ -117,11 +117,12 @@ function renderOnce(element, options, look) {
  * (as the script-tag loader calls it) each badge looks its endpoint up only
  * when it comes near the viewport, unless it says `data-loading="eager"`;
  * the promise settles when all have.
+ * @param {ParentNode & Partial<Pick<Element, "matches">>} [root]
  */
 export function renderAll(root = document, { loading = "eager" } = {}) {
   try {
     const elements = [...root.querySelectorAll(SELECTOR)];
-    if (root.matches?.(SELECTOR)) elements.unshift(root);
+    if (root.matches?.(SELECTOR)) elements.unshift(/** @type {Element} */ (root));
     const look = elements.length <= LOOK_EARLY;
     return Promise.all(elements.map((element) => renderOnce(element, { loading, ...fromAttributes(element, "data-") }, look)));
   } catch {

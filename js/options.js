@@ -43,6 +43,9 @@ export function snapshot(options) {
  * …): `theme` and `loading` as they are, and the lookup's options as the
  * texts written, under ATTRIBUTES, for the core to read (where the options
  * themselves give no value, as an element's properties do).
+ * @param {Element} element
+ * @param {string} prefix
+ * @returns {Record<string | symbol, any>}
  */
 export function fromAttributes(element, prefix) {
   const texts = {};

@@ -20,6 +20,8 @@ node scripts/check-self-contained.mjs
 
 step "format and lints"
 cargo fmt --all -- --check
+# The JavaScript's lints (eslint.config.js); its types are checked after the build.
+eslint js || { echo "ESLint found the problems above in js/ (npm run lint: docs/building.md)" >&2; exit 1; }
 # The tests' build of the command pins its clock (`serve --now`: its
 # dev-dependency turns on the feature pinned-clock); a release has no such
 # option, linted as it ships too, and so is the command without its servers
@@ -54,6 +56,9 @@ step "build (wasm-pack, release)"
 # With the JavaScript build for the tests alone (wasm-pack.toml's [js-test-build]).
 bash scripts/build.sh --tests
 node scripts/size.mjs --check
+
+step "types of the JavaScript (tsc --checkJs over js/, with the modules the build wrote: tsconfig.json)"
+tsc -p tsconfig.json || { echo "tsc found the type errors above in js/ (npm run lint: docs/building.md)" >&2; exit 1; }
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

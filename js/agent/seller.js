@@ -49,6 +49,7 @@ const keyOf = ({ chain, payTo, resourceUrl }) => JSON.stringify([chain, payTo, r
  * (not fetched yet, the service down, or a verdict the core would not take
  * inlined now); each call keeps the endpoint warm. `fetch(endpoint)`
  * resolves to the same once an answer is in.
+ * @param {Partial<import("./seller.js").ServiceOptions>} [options] (seller.d.ts: baseUrl is required)
  */
 export function verdictCache({ baseUrl, publicKey, rootKey, strict = true, timeoutMs } = {}) {
   const most = engine.maxKeptVerdicts();
@@ -196,6 +197,7 @@ function ownPage(head, list) {
  * snippet, placed where an HTML parser finds the page's head and body
  * (./placement.js; the page as given when they cannot go there safely).
  * Its `cache` keeps them warm.
+ * @param {Partial<import("./seller.js").VerdictPaywallOptions>} [options] (seller.d.ts: baseUrl and badgeScriptUrl are required)
  */
 export function verdictPaywall({ baseUrl, publicKey, rootKey, badgeScriptUrl, paywall, strict = true, timeoutMs, nonce } = {}) {
   const cache = verdictCache({ baseUrl, publicKey, rootKey, strict, timeoutMs });

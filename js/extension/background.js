@@ -139,6 +139,7 @@ function changed(tabId, force = false) {
   const record = tabs.get(tabId);
   if (!record) return;
   const challenge = record.challenges.find((c) => c.top) ?? record.challenges[0];
+  /** @type {{ state?: string, title: string }} */
   const shown = challenge ? engine.toolbarOf(challenge) : { title: WORDS.nothingAskedTitle };
   const look = LOOK[shown.state] ?? { mark: "", colour: LOOK.unknown.colour };
   const key = JSON.stringify([look.mark, shown.title]);

@@ -21,7 +21,7 @@ function badges() {
     const [, prefix] = PAGE_BADGES.prefixes.find(([selector]) => element.matches(selector));
     found.push({ ...fromAttributes(element, prefix)[Symbol.for(ATTRIBUTES_KEY)] });
   }
-  for (const image of document.querySelectorAll(PAGE_BADGES.images)) {
+  for (const image of /** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll(PAGE_BADGES.images))) {
     if (found.length >= LIMITS.badges) break;
     found.push({ image: image.src });
   }

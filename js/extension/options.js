@@ -7,7 +7,8 @@
 import { SETTINGS, WORDS } from "./extension-words.js";
 import { api } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
+/** The element of `id`: the fields read and shown here are <input>s. */
+const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const ask = (message) => api.runtime.sendMessage(message);
 
 document.title = WORDS.settingsTitle;
@@ -15,7 +16,10 @@ for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WOR
   $(id).textContent = text;
 }
 
-/** Each setting's field and how it shows a value. */
+/**
+ * Each setting's field and how it shows a value.
+ * @type {Record<string, [HTMLInputElement, (input: HTMLInputElement, value: any) => unknown]>}
+ */
 const FIELDS = {
   baseUrl: [$("base-url"), (input, value) => (input.value = value ?? "")],
   publicKey: [$("public-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],

@@ -1,0 +1,7 @@
+// The badge's JavaScript build (./x402_verdict_badge_js.js, written by
+// scripts/package-js.mjs from binaryen's wasm2js translation, which
+// scripts/minify.mjs joins to the glue): the wasm glue's exports, and
+// initJs, which instantiates the translation. For tsc (tsconfig.json).
+export * from "./x402_verdict_badge.js";
+/** Instantiates the JavaScript translation in the wasm's place. */
+export function initJs(): void;
