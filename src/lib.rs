@@ -26,6 +26,7 @@
 // that pays (with its seller module's side: fetchVerdict, inlinedUntil),
 // built with `challenge` too; `extension` is the buyer's browser extension's
 // engine, on the agent's lookups and the challenge reader.
+pub mod buyer;
 #[cfg(feature = "challenge")]
 mod challenge;
 #[cfg(feature = "extension")]

@@ -13,16 +13,13 @@ use x402_verdict_core::json::{parse_strict, ParseError};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{
     line, BaseUrl, Challenge, ChallengeError, ChallengeRule, Evaluation, PaymentOption,
-    MAX_CHALLENGE_BYTES,
+    MAX_CHALLENGE_BYTES, PAYMENT_REQUIRED_HEADER,
 };
 
 use crate::lookup::{parse_base_url, TrustArgs};
 use crate::out::say;
 use crate::shown::Shown;
 use x402_verdict_consumer::{http_client, is_followed_redirect, HttpClientError, Verifier};
-
-/// The header an x402 v2 server sends its challenge in.
-const PAYMENT_REQUIRED: &str = "payment-required";
 
 /// Options of `check`.
 #[derive(clap::Args, Debug)]
@@ -517,7 +514,7 @@ async fn ask(
             Some(status.as_u16()),
         ));
     }
-    let mut headers = response.headers().get_all(PAYMENT_REQUIRED).iter();
+    let mut headers = response.headers().get_all(PAYMENT_REQUIRED_HEADER).iter();
     let header = match (headers.next(), headers.next()) {
         (Some(_), Some(_)) => return Err(CheckError::SeveralHeaders(asked.to_owned())),
         (one, _) => one

@@ -167,7 +167,8 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::{FetchFailure, Outcome, Reason, Response};
+    use crate::evaluate::{Outcome, Reason};
+    use crate::response::{FetchFailure, Response};
     use crate::{Endpoint, Lookup, Timestamp, TrustedKeys};
 
     fn result(state: State, outcome: Outcome, reason: Option<Reason>) -> Evaluation {
