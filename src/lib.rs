@@ -16,8 +16,6 @@
 //! });
 //! ```
 
-#![warn(missing_docs)]
-
 // The build's features (Cargo.toml): `badge` is renderBadge and
 // lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired
 // and endpointsFromDiscovery, a wasm of its own that the package loads only

@@ -6,9 +6,6 @@
 //! the politeness of a command that asks many resources at once
 //! ([`polite`]).
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod polite;
 
 mod kept;

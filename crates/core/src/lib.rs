@@ -156,8 +156,6 @@
 //!   statements, the proofs verdicts carry, witnesses), outside every
 //!   badge's wasm.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 // Every type the API reaches is one its users can name: re-exported.
 #![warn(unnameable_types)]
 
