@@ -83,8 +83,11 @@ async function main(tests) {
     console.error(`[build] warning: ${version} ${config.fallbackWarning}`);
   }
   /** One wasm and its glue, `targetDir` its own Cargo target folder when given (other flags: its own build cache). */
+  // The root crate alone: wasm-pack builds in the root folder, where a bare
+  // `cargo build` means the workspace's default members (every crate).
   const wasmPack = (options, targetDir) => {
-    const { args, env } = wasmPackCommand(config, { ...options, sizeBuild });
+    const cargoArgs = ["--package", "x402-verdict-badge", ...(options.cargoArgs ?? [])];
+    const { args, env } = wasmPackCommand(config, { ...options, cargoArgs, sizeBuild });
     run("wasm-pack", args, targetDir ? { ...env, CARGO_TARGET_DIR: targetDir } : env);
   };
   const wasmOpt = (passes, wasm) => run(binaryen("wasm-opt"), [...passes, wasm, "-o", wasm]);

@@ -25,4 +25,7 @@ mkdir -p "$generated"
 cargo xtask generate types > "$generated/verdict-types.d.ts"
 cargo xtask generate words > "$generated/words.js"
 cargo xtask generate extension-words > "$generated/extension-words.js"
+# The Python package's policy names, a module of its own source (maturin
+# packs python/ as it is), rewritten so that it never lags the core.
+cargo xtask generate python-policy > crates/python/python/x402_verdict/_policy.py
 exec node scripts/build.mjs "$@"

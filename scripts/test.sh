@@ -37,11 +37,11 @@ if [ -n "$server_stack" ]; then
   printf 'x402-verdict --no-default-features builds the server stack:\n%s\n' "$server_stack" >&2
   exit 1
 fi
-cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
+cargo clippy -p x402-verdict-badge --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 # The x402-verdict package's wasm (its own feature, outside the defaults).
-cargo clippy --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
+cargo clippy -p x402-verdict-badge --target wasm32-unknown-unknown --no-default-features --features agent --quiet -- -D warnings
 # The browser extension's engine (its own feature, outside the defaults).
-cargo clippy --target wasm32-unknown-unknown --no-default-features --features extension --quiet -- -D warnings
+cargo clippy -p x402-verdict-badge --target wasm32-unknown-unknown --no-default-features --features extension --quiet -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --workspace --quiet
@@ -64,7 +64,7 @@ step "browser tests (wasm-bindgen-test, headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
-  node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+  node tests/support/with-services.mjs -- cargo test -p x402-verdict-badge --target wasm32-unknown-unknown --test web
 
 step "browser tests (wasm-bindgen-test, headless Firefox ESR through geckodriver)"
 # geckodriver starts the `firefox` it finds on PATH: Debian calls it firefox-esr
@@ -74,7 +74,7 @@ PATH="$PWD/.work/bin:$PATH" \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 GECKODRIVER="$(command -v geckodriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
-  node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+  node tests/support/with-services.mjs -- cargo test -p x402-verdict-badge --target wasm32-unknown-unknown --test web
 
 step "build configuration, the package's scheduling, both npm packages installed from their tarballs, end-to-end (Chromium, Firefox, WebKit), MCP, interoperability, agent-package and browser-extension tests (node --test)"
 node --test --test-concurrency=1 tests/build/ tests/package/ tests/install/ tests/e2e/ tests/mcp/ tests/interop/ tests/agent/ tests/extension/

@@ -1,22 +1,21 @@
 //! The buyer's browser extension's engine (feature `extension`): the 402s
 //! a tab meets read as challenges, each option looked up (with the
 //! service's published keys when no key is set, as the guard does), and
-//! what its toolbar and popup show, decided by the core
-//! ([`x402_verdict_core::extension`]) and said in the browser crate's words
+//! what its toolbar and popup show, decided by [`crate::buyer`] on the
+//! core's readings and said in the browser crate's words
 //! ([`crate::words::extension`]). The extension's JavaScript observes,
 //! keeps each tab's record and draws what these functions return.
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::extension::{
-    badge_about, check_settings, image_badge_endpoint, payee_label, paywall_endpoints,
-    resource_host, toolbar, toolbar_title, SETTINGS_MEMBERS,
-};
 use x402_verdict_core::{
-    from_attribute, line, Challenge, ChallengeEndpoints, Endpoint, Evaluation, LookupOptions,
-    OptionField, State,
+    from_attribute, image_badge_endpoint, line, paywall_endpoints, resource_host, Challenge,
+    ChallengeEndpoints, Endpoint, Evaluation, LookupOptions, OptionField, State,
 };
 
+use crate::buyer::{
+    badge_about, check_settings, payee_label, toolbar, toolbar_title, SETTINGS_MEMBERS,
+};
 use crate::guard::evaluate_with_keys;
 use crate::json_value::to_value;
 use crate::lookup::spawn;

@@ -1,16 +1,16 @@
-//! `checkPayment` and `checkPolicy`: the guard's decisions for the
-//! x402-verdict package (feature `agent`), made by the core
-//! ([`x402_verdict_core::guard`]); the package's JavaScript only asks and
-//! carries out.
+//! `checkPayment`, `checkPolicy`, `policyAnswered` and `rankOptions`: the
+//! guard's decisions for the x402-verdict package (feature `agent`), made
+//! by the core ([`x402_verdict_core::guard`]); the package's JavaScript
+//! only asks and carries out.
 
 use std::cell::RefCell;
 use std::future::{poll_fn, Future};
 use std::pin::pin;
 use std::task::Poll;
 
-use js_sys::{Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use x402_verdict_core::guard::{preference, Policy};
+use x402_verdict_core::guard::{preference, rank, Answer, Check, Policy};
 use x402_verdict_core::{line, Evaluation, Lookup, LookupOptions, TrustedKeys, MAX_KEPT_ANSWERS};
 
 use crate::fetch::{decode, fetch_shared, shared_answer};
@@ -40,6 +40,64 @@ export interface PaymentCheck {
 #[wasm_bindgen(js_name = checkPolicy)]
 pub fn check_policy(name: Option<String>) -> Option<String> {
     Policy::from_name(&name?).err()
+}
+
+/// The decision `check` once the agent's own policy function answered
+/// `answer` (what it returned or resolved to, or what it threw), by the
+/// core's rule ([`Check::answered`]): `true` pays; `{ abort: true, reason }`
+/// refuses with `reason` when it is a string; anything else refuses with
+/// the check's line. Never throws.
+#[wasm_bindgen(js_name = policyAnswered, unchecked_return_type = "PaymentCheck")]
+pub fn policy_answered(
+    #[wasm_bindgen(unchecked_param_type = "PaymentCheck")] check: JsValue,
+    answer: JsValue,
+) -> JsValue {
+    let member = |object: &JsValue, name: &str| {
+        object
+            .is_object()
+            .then(|| Reflect::get(object, &name.into()).ok())
+            .flatten()
+            .unwrap_or(JsValue::UNDEFINED)
+    };
+    let reason = member(&answer, "reason").as_string();
+    let read = if answer.as_bool() == Some(true) {
+        Answer::Pay
+    } else if member(&answer, "abort").as_bool() == Some(true) {
+        Answer::Abort(reason.as_deref())
+    } else {
+        Answer::Other
+    };
+    let decided = Check {
+        pays: member(&check, "pays").as_bool().unwrap_or(false),
+        refusal: member(&check, "refusal").as_string().unwrap_or_default(),
+    }
+    .answered(read);
+    let out = Object::assign(&Object::new(), check.unchecked_ref());
+    let _ = Reflect::set(&out, &"pays".into(), &decided.pays.into());
+    let _ = Reflect::set(&out, &"refusal".into(), &decided.refusal.into());
+    out.into()
+}
+
+/// The order in which the client is handed the options whose decisions are
+/// `checks` (in the challenge's order), by the core's rule ([`rank`]):
+/// their indices, the most preferred first, leaving out those refused while
+/// one paid remains.
+#[wasm_bindgen(js_name = rankOptions, unchecked_return_type = "number[]")]
+pub fn rank_options(
+    #[wasm_bindgen(unchecked_param_type = "PaymentCheck[]")] checks: Vec<JsValue>,
+) -> Array {
+    let options: Vec<(u8, bool)> = checks
+        .iter()
+        .map(|check| {
+            let get = |name: &str| Reflect::get(check, &name.into()).unwrap_or_default();
+            let preference = get("preference").as_f64().map_or(u8::MAX, |p| p as u8);
+            (preference, get("pays").as_bool().unwrap_or(false))
+        })
+        .collect();
+    rank(&options)
+        .into_iter()
+        .map(|i| JsValue::from(i as u32))
+        .collect()
 }
 
 /// Looks up the endpoint `options` name (as `lookupVerdict` does, except

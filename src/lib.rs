@@ -16,8 +16,6 @@
 //! });
 //! ```
 
-#![warn(missing_docs)]
-
 // The build's features (Cargo.toml): `badge` is renderBadge and
 // lookupVerdict, the page's wasm; `challenge` is endpointsFromPaymentRequired
 // and endpointsFromDiscovery, a wasm of its own that the package loads only
@@ -26,6 +24,7 @@
 // that pays (with its seller module's side: fetchVerdict, inlinedUntil),
 // built with `challenge` too; `extension` is the buyer's browser extension's
 // engine, on the agent's lookups and the challenge reader.
+pub mod buyer;
 #[cfg(feature = "challenge")]
 mod challenge;
 #[cfg(feature = "extension")]

@@ -12,11 +12,11 @@ use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use x402_verdict_core::staple::{extension, EXTENSION_KEY, VERDICTS};
 use x402_verdict_core::{
-    line, option_label, reuse_seconds, stale_seconds, Evaluation, LookupOptions, MAX_KEPT_ANSWERS,
-    PAYWALL_TEXT, PAYWALL_TITLE,
+    line, reuse_seconds, stale_seconds, Evaluation, LookupOptions, MAX_KEPT_ANSWERS,
 };
 
 use crate::lookup::{judge, now, spawn, to_object};
+use crate::words::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 use crate::{fetch, options};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -111,7 +111,7 @@ pub fn paywall_words() -> Array {
 }
 
 /// The label beside the badge of the paywall's option paying `payTo` on
-/// `chain` (the core's [`x402_verdict_core::option_label`]).
+/// `chain` ([`crate::words::seller::option_label`]).
 #[wasm_bindgen(js_name = paywallOptionLabel)]
 pub fn paywall_option_label(chain: &str, pay_to: &str) -> String {
     option_label(chain, pay_to)

@@ -5,9 +5,10 @@
 //! JavaScript needs), so that the package's JavaScript holds no sentence of
 //! its own. Placeholders in braces (`{url}`, `{status}`, `{error}`) are
 //! filled in by the loader. The browser extension's own words are
-//! [`extension`].
+//! [`extension`]; the seller module's, [`seller`].
 
 pub mod extension;
+pub mod seller;
 
 /// What a badge shows while its lookup runs, before any result: the state
 /// its host carries (`data-state`, which stylesheets and pages read), its

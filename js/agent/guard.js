@@ -5,8 +5,8 @@
 // 1. its createPaymentPayload, on the instance, looks every accepted option
 //    up in parallel (the wasm shares one request per endpoint and keeps
 //    answers per Cache-Control) before the client selects one;
-// 2. a policy (registerPolicy) orders the options by the core's preference
-//    and leaves out those the policy refuses while another is acceptable,
+// 2. a policy (registerPolicy) orders the options by the core's rank
+//    (preference, leaving out those the policy refuses while another is acceptable),
 //    so the official selection picks the best acceptable one;
 // 3. an onBeforePaymentCreation hook aborts with the core's one line when
 //    the option selected is refused (all were), before anything is signed.
@@ -44,12 +44,11 @@ async function decide(engine, settings, paymentRequired, requirement, fetched, v
   let answer;
   try {
     answer = await settings.policy(check.result, requirement);
-  } catch {
-    answer = false;
+  } catch (error) {
+    answer = error;
   }
-  if (answer === true) return { ...check, pays: true };
-  const reason = answer?.abort === true && typeof answer.reason === "string" ? answer.reason : check.refusal;
-  return { ...check, pays: false, refusal: reason };
+  // What the answer means is the core's rule (policyAnswered).
+  return engine.policyAnswered(check, answer);
 }
 
 /** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
@@ -100,11 +99,9 @@ export function guardWith(engine, client, options = {}) {
     // Options not looked up (a selection outside createPaymentPayload) keep
     // their order: the hook checks the one selected.
     if (!requirements.every((requirement) => decisions.has(requirement))) return requirements;
-    const ranked = requirements
-      .map((requirement, i) => ({ requirement, i, check: decisions.get(requirement) }))
-      .sort((a, b) => a.check.preference - b.check.preference || a.i - b.i);
-    const payable = ranked.filter(({ check }) => check.pays);
-    return (payable.length > 0 ? payable : ranked).map(({ requirement }) => requirement);
+    // The core's order (rankOptions): by preference, those refused left
+    // out while one paid remains.
+    return engine.rankOptions(requirements.map((requirement) => decisions.get(requirement))).map((i) => requirements[i]);
   });
   client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
     const check = decisions.get(selectedRequirements) ?? await decideFor(paymentRequired, selectedRequirements);

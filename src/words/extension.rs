@@ -1,8 +1,7 @@
 //! The words only the buyer's browser extension says (`pkg-extension/`):
 //! its name, and every word of its toolbar, popup and settings.
 //! `cargo xtask generate extension-words` writes them into its JavaScript
-//! beside the core's bounds and spellings
-//! ([`x402_verdict_core::extension`]), so that the JavaScript holds no
+//! beside its bounds and spellings ([`crate::buyer`]) and the core's, so that the JavaScript holds no
 //! sentence of its own.
 
 /// The extension's name, in its manifest and stores.

@@ -4,7 +4,7 @@
 //   X402_TEST_FIXTURES the hostile fixtures
 //   X402_TEST_DEMO     the demo configuration (www/demo.json)
 //
-//   node tests/support/with-services.mjs -- cargo test --target wasm32-unknown-unknown --test web
+//   node tests/support/with-services.mjs -- cargo test -p x402-verdict-badge --target wasm32-unknown-unknown --test web
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { startDemo } from "../../scripts/demo.mjs";

@@ -19,9 +19,6 @@ use x402_verdict_core::{
 
 use crate::{is_followed_redirect, Verifier};
 
-/// The header an x402 v2 server sends its challenge in.
-const PAYMENT_REQUIRED: &str = "payment-required";
-
 /// The methods a paid resource may be asked with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -338,7 +335,7 @@ async fn ask(
             Some(status.as_u16()),
         ));
     }
-    let mut headers = response.headers().get_all(PAYMENT_REQUIRED).iter();
+    let mut headers = response.headers().get_all(PAYMENT_REQUIRED_HEADER).iter();
     let header = match (headers.next(), headers.next()) {
         (Some(_), Some(_)) => return Err(AskError::SeveralHeaders(asked.to_owned())),
         (one, _) => one

@@ -8,8 +8,6 @@
 //! challenge without paying and looks up every option it accepts
 //! ([`challenge`]).
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 pub mod challenge;
 pub mod polite;

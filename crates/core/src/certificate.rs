@@ -16,9 +16,8 @@
 
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
+use crate::ed25519::{decode_base64, encode_base64, public_key_from_bytes, verify_strict};
 use crate::json::Value;
-use crate::keys::{decode_base64, encode_base64, public_key_from_bytes};
-use crate::signing::verify_strict;
 use crate::time::Timestamp;
 
 /// The domain-separation prefix of a key certificate's signed message.

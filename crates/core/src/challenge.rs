@@ -16,20 +16,25 @@
 //! Unknown members are ignored. An error is a [`ChallengeError`], whose one
 //! line names what is wrong; it never copies a value from the challenge.
 
+use crate::ed25519::decode_base64;
 use crate::endpoint::{check_field, Endpoint, FieldRule};
 use crate::json::{parse_strict, ParseError, Value};
-use crate::keys::decode_base64;
-use crate::member::{MemberRule, Members};
+use crate::json::{MemberRule, Members};
 use crate::options::ReadError;
 use crate::staple::Staple;
 use crate::writing::{
     display_from_words, error_from_words, line, text, uDisplay, words_from_str, ErrorChain,
 };
 
-/// The largest challenge read, in bytes of JSON.
-pub const MAX_CHALLENGE_BYTES: usize = 64 * 1024;
-/// The most accepted options a challenge may list.
-pub const MAX_OPTIONS: usize = 32;
+use crate::bounds::{MAX_CHALLENGE_BYTES, MAX_OPTIONS};
+
+/// The name of the x402 `PAYMENT-REQUIRED` response header, which carries
+/// a v2 challenge ([`Challenge::from_header`]), lowercased as HTTP/2 and
+/// browsers write header names (HTTP's are case-insensitive).
+pub const PAYMENT_REQUIRED_HEADER: &str = "payment-required";
+
+/// The status of a response that asks payment: 402 Payment Required.
+pub const PAYMENT_REQUIRED_STATUS: u16 = 402;
 /// The longest amount read: a uint256 has at most 78 decimal digits.
 const MAX_AMOUNT_DIGITS: usize = 78;
 /// The largest `PAYMENT-REQUIRED` value read: base64 of [`MAX_CHALLENGE_BYTES`].

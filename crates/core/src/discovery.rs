@@ -18,8 +18,8 @@ use crate::challenge::{
     read_accepts, text, ChallengeEndpoints, ChallengeMember, ChallengeRule, PaymentOption,
     ValueRule,
 };
+use crate::json::MemberRule;
 use crate::json::{parse_strict, ParseError, Value};
-use crate::member::MemberRule;
 use crate::options::ReadError;
 use crate::writing::{error_from_words, line, shortened, uDisplay, ErrorChain};
 

@@ -6,14 +6,11 @@ use std::borrow::Cow;
 use crate::endpoint::{check_field, Endpoint};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
+use crate::response::{FetchFailure, Response};
 use crate::signing::SignatureStatus;
-use crate::time::Timestamp;
+use crate::time::{Timestamp, MAX_CLOCK_SKEW_SECONDS};
 use crate::verdict::{VerdictDocument, VerdictError, VerdictRule, WireOutcome};
 use crate::writing::{line, text};
-
-/// How far in the future a `verifiedAt` may lie (clock skew) before freshness
-/// becomes `unknown`.
-pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
 
 /// The routing signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -332,39 +329,6 @@ impl<'a> MemberValue<'a> {
     fn text(text: &'a str) -> Self {
         MemberValue::Text(Cow::Borrowed(text))
     }
-}
-
-/// Why a fetch produced no HTTP answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FetchFailure {
-    /// No complete answer within the timeout.
-    Timeout,
-    /// The connection failed.
-    Network,
-    /// The body was over [`MAX_BODY_BYTES`] and was abandoned.
-    TooLarge,
-    /// A redirect to another origin was refused.
-    Redirected,
-}
-
-/// What a fetcher got for one lookup.
-#[derive(Clone, Copy, Debug)]
-pub enum Response<'a> {
-    /// An HTTP answer: its status and (up to 64 KiB of) body.
-    Http {
-        /// The HTTP status.
-        status: u16,
-        /// The body bytes.
-        body: &'a [u8],
-    },
-    /// No HTTP answer: why, and the fetcher's own words about it when it
-    /// has any (its error's message and causes, never bytes of an answer:
-    /// `fetch failed: connect ECONNREFUSED 127.0.0.1:9`). The result's
-    /// `detail` is those words when they follow the rule of every value the
-    /// core takes ([`check_field`]: one line of at most
-    /// [`MAX_FIELD_BYTES`](crate::endpoint::MAX_FIELD_BYTES) bytes, no
-    /// control or format character), and absent otherwise.
-    Failed(FetchFailure, Option<&'a str>),
 }
 
 /// What a consumer asks and trusts: the endpoint, its keys, strict mode.

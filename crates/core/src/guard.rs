@@ -5,7 +5,11 @@
 //! The policies read the state alone: `avoid-revoked` (the default) pays
 //! on `human-backed` and `unknown`, `require-human-backed` pays on
 //! `human-backed` only. Among several options, [`preference`] orders them:
-//! human-backed first, unknown next, revoked last.
+//! human-backed first, unknown next, revoked last, and [`rank`] gives the
+//! order the client selects in. Under an agent's own policy function, its
+//! answer decides ([`Answer`], [`Check::answered`]). Every binding (the
+//! `x402-verdict` npm package's guard, the Python package's) asks these,
+//! so that they decide alike.
 
 use crate::evaluate::{Evaluation, State};
 use crate::resource::normalize;
@@ -18,6 +22,44 @@ pub struct Check {
     pub pays: bool,
     /// The one line the guard aborts with when it is not paid.
     pub refusal: String,
+}
+
+impl Check {
+    /// The decision once the agent's own policy function answered
+    /// `answer`: it pays on [`Answer::Pay`] alone; an [`Answer::Abort`]
+    /// with a text reason refuses with that reason; anything else (a false
+    /// answer, an abort without a text reason, a throw) refuses with the
+    /// core's line.
+    pub fn answered(&self, answer: Answer<'_>) -> Check {
+        match answer {
+            Answer::Pay => Check {
+                pays: true,
+                refusal: self.refusal.clone(),
+            },
+            Answer::Abort(Some(reason)) => Check {
+                pays: false,
+                refusal: reason.to_owned(),
+            },
+            Answer::Abort(None) | Answer::Other => Check {
+                pays: false,
+                refusal: self.refusal.clone(),
+            },
+        }
+    }
+}
+
+/// What an agent's own policy function answered, as its binding reads it
+/// from the language's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer<'a> {
+    /// Exactly `true` (JavaScript's `true`, Python's `True`): pay.
+    Pay,
+    /// The language's abort result of the x402 client's hooks (JavaScript's
+    /// `{ abort: true, reason }`, Python's `x402.schemas.AbortResult`), with
+    /// its reason when that is text: refuse, in its words.
+    Abort(Option<&'a str>),
+    /// Anything else: `false`, none, any other value, a throw: refuse.
+    Other,
 }
 
 /// How the guard decides on one payment option.
@@ -129,6 +171,20 @@ pub fn preference(result: &Evaluation) -> u8 {
     }
 }
 
+/// The order in which the client is handed the options, given each one's
+/// [`preference`] and whether the policy pays it (in the challenge's
+/// order): their indices, the most preferred first (ties keep the
+/// challenge's order), leaving out those refused while one paid remains.
+/// With none paid, every option stays, so that the guard's hook refuses the
+/// one selected with its line.
+pub fn rank(options: &[(u8, bool)]) -> Vec<usize> {
+    let mut ranked: Vec<usize> = (0..options.len()).collect();
+    ranked.sort_by_key(|&i| options[i].0);
+    let any_paid = options.iter().any(|&(_, pays)| pays);
+    ranked.retain(|&i| options[i].1 || !any_paid);
+    ranked
+}
+
 /// The option to pay among `results` (one per accepted option, in the
 /// challenge's order) under `policy`: the first of the most preferred
 /// ([`preference`]) that the policy pays; `None` when it pays none.
@@ -136,12 +192,11 @@ pub fn chosen<'a>(
     policy: Policy,
     results: impl IntoIterator<Item = &'a Evaluation>,
 ) -> Option<usize> {
-    results
+    let options: Vec<(u8, bool)> = results
         .into_iter()
-        .enumerate()
-        .filter(|(_, result)| policy.pays(result))
-        .min_by_key(|(_, result)| preference(result))
-        .map(|(i, _)| i)
+        .map(|result| (preference(result), policy.pays(result)))
+        .collect();
+    rank(&options).first().copied().filter(|&i| options[i].1)
 }
 
 /// The origin (`scheme://host[:port]`, normalized) of an `http` or `https`
@@ -167,7 +222,8 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::{FetchFailure, Outcome, Reason, Response};
+    use crate::evaluate::{Outcome, Reason};
+    use crate::response::{FetchFailure, Response};
     use crate::{Endpoint, Lookup, Timestamp, TrustedKeys};
 
     fn result(state: State, outcome: Outcome, reason: Option<Reason>) -> Evaluation {

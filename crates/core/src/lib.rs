@@ -45,9 +45,9 @@
 //! # The API, by concept
 //!
 //! Every item is at the crate's root, but for six groups whose names say
-//! what they are only together: [`json`], [`staple`], [`guard`],
-//! [`extension`], `live` (feature `live`), `image` (feature `image`) and
-//! `transparency` (feature `transparency`).
+//! what they are only together: [`json`], [`staple`], [`guard`], `live`
+//! (feature `live`), `image` (feature `image`) and `transparency` (feature
+//! `transparency`).
 //!
 //! **Looking an endpoint up.** A [`Lookup`] (an endpoint, the keys trusted,
 //! strictness) evaluates what the service answered, a [`Response`] (or a
@@ -80,8 +80,8 @@
 //! [`EndpointError`], [`FieldRule`], [`check_field`], [`MAX_FIELD_BYTES`])
 //! is one endpoint under the matching rule of every lookup
 //! ([`EndpointKey`]): a well-known network's two names are one chain
-//! ([`canonical_chain`]), two spellings of one URL one resource
-//! ([`same_resource`], [`path_span`]), and no value holds a character that
+//! ([`canonical_chain`], [`v1_network_name`]), two spellings of one URL one resource
+//! ([`same_resource`], [`path_span`]; its host, [`resource_host`]), and no value holds a character that
 //! is not shown as itself ([`is_hidden`]).
 //!
 //! **Verdicts, keys and signatures.** A [`VerdictDocument`] is read
@@ -109,7 +109,9 @@
 //! it signs verdicts carrying them with [`sign_verdict_carrying`].
 //!
 //! **Payment challenges and discovery listings.** A [`Challenge`] is an
-//! x402 `402 Payment Required` read from its every form: its
+//! x402 `402 Payment Required` ([`PAYMENT_REQUIRED_STATUS`]) read from its
+//! every form (the [`PAYMENT_REQUIRED_HEADER`], a body, a v1 paywall
+//! page's terms: [`paywall_endpoints`], [`MAX_PAYWALL_TEXT`]): its
 //! [`PaymentOption`]s, or for a caller that wants endpoints,
 //! [`ChallengeEndpoints`]; [`ChallengeError`] says what is wrong
 //! ([`ChallengeRule`], [`ChallengeMember`], [`ValueRule`], [`Difference`])
@@ -123,13 +125,9 @@
 //! `live` (feature `live`).
 //!
 //! **Sellers and code that pays.** [`staple`]: the verdicts a seller's 402
-//! carries, as the x402 extension `x402-verdict`; the words of a seller's
-//! own 402 page ([`PAYWALL_TITLE`], [`PAYWALL_TEXT`], [`option_label`]).
-//! [`guard`]: whether code that pays may pay an endpoint, and why not.
-//! [`extension`]: what the buyer's browser extension decides for the
-//! payment a tab was asked (its toolbar, who each option pays, whether a
-//! page's badge is about it, a v1 paywall's terms), its bounds and
-//! spellings.
+//! carries, as the x402 extension `x402-verdict`. [`guard`]: whether code
+//! that pays may pay an endpoint, and why not. An image badge's URL names
+//! its endpoint ([`image_badge_endpoint`], on the [`IMAGE_PATH`] route).
 //!
 //! **Strict JSON.** [`json`]: the parser that refuses what two readers
 //! could read differently, the RFC 8785 writer, and the one reader of an
@@ -158,19 +156,18 @@
 //!   statements, the proofs verdicts carry, witnesses), outside every
 //!   badge's wasm.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 // Every type the API reaches is one its users can name: re-exported.
 #![warn(unnameable_types)]
 
+mod bounds;
 mod cache;
 #[cfg(feature = "roots")]
 mod certificate;
 mod challenge;
 mod discovery;
+mod ed25519;
 mod endpoint;
 mod evaluate;
-pub mod extension;
 pub mod guard;
 mod hidden;
 #[cfg(feature = "image")]
@@ -180,15 +177,15 @@ pub mod json;
 mod keys;
 #[cfg(feature = "live")]
 pub mod live;
-mod member;
 mod network;
 mod options;
+mod paywall;
 mod request;
 mod resource;
+mod response;
 #[cfg(feature = "roots")]
 mod root;
 mod schema;
-mod seller;
 #[cfg(feature = "serde")]
 mod serialize;
 mod signing;
@@ -200,6 +197,7 @@ pub mod transparency;
 mod verdict;
 mod writing;
 
+pub use bounds::{MAX_CHALLENGE_BYTES, MAX_OPTIONS};
 pub use cache::{reuse_seconds, stale_seconds, MAX_KEPT_ANSWERS, MAX_REUSE_SECONDS};
 #[cfg(feature = "roots")]
 pub use certificate::{
@@ -209,45 +207,41 @@ pub use certificate::{
 };
 pub use challenge::{
     Challenge, ChallengeEndpoints, ChallengeError, ChallengeMember, ChallengeRule, Difference,
-    PaymentOption, ValueRule, Within, MAX_CHALLENGE_BYTES, MAX_OPTIONS,
+    PaymentOption, ValueRule, Within, PAYMENT_REQUIRED_HEADER, PAYMENT_REQUIRED_STATUS,
 };
 pub use discovery::{
     DiscoveryEndpoints, DiscoveryItem, ItemError, ItemRule, Page, PageError, Pagination,
     MAX_NAMED_RESOURCE_BYTES, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
 };
+pub use ed25519::{decode_base64, encode_base64, parse_public_key, verify_strict, KeyError, KeyId};
 pub use endpoint::{check_field, Endpoint, EndpointError, EndpointKey, FieldRule, MAX_FIELD_BYTES};
-pub use evaluate::{
-    Evaluation, FetchFailure, Freshness, Lookup, MemberValue, Outcome, Reason, Response, State,
-    MAX_CLOCK_SKEW_SECONDS,
-};
+pub use evaluate::{Evaluation, Freshness, Lookup, MemberValue, Outcome, Reason, State};
 pub use hidden::is_hidden;
 pub use inline::MAX_INLINED_AGE_SECONDS;
-pub use keys::{
-    decode_base64, encode_base64, parse_public_key, KeyAt, KeyError, KeyId, KeysError, TrustedKeys,
-};
-pub use network::canonical_chain;
+pub use keys::{KeyAt, KeysError, TrustedKeys};
+pub use network::{canonical_chain, v1_network_name};
 pub use options::{
     from_attribute, strict_from_text, LookupOptions, OptionError, OptionField, OptionRule,
     OptionsError, ReadError, OPTION_NAMES,
 };
+pub use paywall::{paywall_endpoints, MAX_PAYWALL_TEXT};
 pub use request::{
-    check_timeout_ms, BaseUrl, BaseUrlError, TimeoutError, DEFAULT_TIMEOUT_MS, IMAGE_PATH,
-    KEYS_PATH, MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, METRICS_PATH,
-    VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
+    check_timeout_ms, image_badge_endpoint, BaseUrl, BaseUrlError, TimeoutError,
+    DEFAULT_TIMEOUT_MS, IMAGE_PATH, KEYS_PATH, MAX_BASE_URL_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS,
+    MAX_TIMEOUT_MS, METRICS_PATH, VERDICT_MEDIA_TYPE, VERDICT_PATH, VERDICT_URL,
 };
-pub use resource::{path_span, same_resource};
+pub use resource::{path_span, resource_host, same_resource};
+pub use response::{FetchFailure, Response};
 #[cfg(feature = "roots")]
 pub use root::{PinnedRoot, TrustProblem};
 pub use schema::evaluation_schema;
-pub use seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 #[cfg(feature = "roots")]
 pub use signing::check_trust;
 pub use signing::{
-    check_signature, sign_verdict, sign_verdict_carrying, signed_message, verify_strict,
-    SignatureStatus,
+    check_signature, sign_verdict, sign_verdict_carrying, signed_message, SignatureStatus,
 };
 pub use text::accessible_name;
-pub use time::{Month, Timestamp};
+pub use time::{Month, Timestamp, MAX_CLOCK_SKEW_SECONDS};
 pub use verdict::{
     is_assurance_level, recheck_hours, SignatureField, Verdict, VerdictDocument, VerdictError,
     VerdictRule, WireOutcome, ASSURANCE_LEVEL_PATTERN, MAX_RECHECK_EVERY_HOURS,

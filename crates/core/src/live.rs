@@ -38,8 +38,8 @@ use crate::challenge::{option_of, text as member_text, Challenge, PaymentOption}
 use crate::discovery::{DiscoveryEndpoints, DiscoveryItem, Page, PageError};
 use crate::endpoint::{canonical_address, EndpointKey, MAX_FIELD_BYTES};
 use crate::hidden::is_hidden;
+use crate::json::MemberRule;
 use crate::json::{parse_strict, ParseError, Value};
-use crate::member::MemberRule;
 use crate::resource::normalize;
 use crate::writing::{
     error_from_words, line, shortened, text, uDisplay, words_from_str, ErrorChain,
@@ -619,7 +619,7 @@ impl LiveSnapshot {
             if line.trim_ascii().is_empty() {
                 continue;
             }
-            let read = if line.len() > crate::challenge::MAX_CHALLENGE_BYTES {
+            let read = if line.len() > crate::bounds::MAX_CHALLENGE_BYTES {
                 Err(RowRule::TooLong)
             } else {
                 parse_strict(line.as_bytes())

@@ -47,6 +47,16 @@ pub fn canonical_chain(chain: &str) -> &str {
         .map_or(chain, |(_, caip2)| caip2)
 }
 
+/// A chain's x402 v1 name: the v1 name of a well-known network's CAIP-2 id
+/// (`eip155:8453` gives `base`), and any other value unchanged, as
+/// [`canonical_chain`] reversed.
+pub fn v1_network_name(chain: &str) -> &str {
+    NETWORK_ALIASES
+        .iter()
+        .find(|(_, caip2)| *caip2 == chain)
+        .map_or(chain, |(v1, _)| v1)
+}
+
 /// Whether two chain values name one chain: equal once each is
 /// [canonical](canonical_chain), so `base` and `eip155:8453` are one chain.
 pub(crate) fn same_chain(a: &str, b: &str) -> bool {
@@ -101,5 +111,12 @@ mod tests {
         assert!(!same_chain("Base", "eip155:8453"));
         assert!(!same_chain(" base", "base"));
         assert_eq!(canonical_chain("mystery-net"), "mystery-net");
+    }
+
+    #[test]
+    fn names_a_network_by_its_v1_name() {
+        assert_eq!(v1_network_name("eip155:8453"), "base");
+        assert_eq!(v1_network_name("base"), "base");
+        assert_eq!(v1_network_name("eip155:999"), "eip155:999");
     }
 }

@@ -444,7 +444,7 @@ mod tests {
         let e = LookupOptions::from_json_test(json!({"baseUrl": "ftp://x", "chain": 5, "resourceUrl": "r", "timeoutMs": -1, "strict": "yes", "publicKey": "zz"})).unwrap_err();
         let key = KeysError::Key {
             at: crate::keys::KeyAt::Only,
-            problem: crate::keys::KeyError::NotBase64,
+            problem: crate::ed25519::KeyError::NotBase64,
         };
         assert_eq!(
             e,

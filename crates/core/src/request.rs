@@ -5,7 +5,7 @@ use std::fmt;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, EndpointError};
 use crate::writing::{error_without_cause, words_from_str};
 
 /// The default time a lookup may take, connect to last body byte.
@@ -217,6 +217,38 @@ impl TimeoutError {
 
 words_from_str!(BaseUrlError, TimeoutError);
 error_without_cause!(BaseUrlError, TimeoutError);
+
+/// The endpoint an image badge's URL names, read from its query as the
+/// service reads it (`chain`, `payTo`, `resourceUrl`, each once,
+/// form-decoded), with no request.
+///
+/// # Errors
+///
+/// The URL is not of the image route, or a value is missing, given twice,
+/// not UTF-8 once decoded, or breaks the endpoint's rules: an
+/// [`EndpointError`] naming the field (a missing one `is empty`).
+pub fn image_badge_endpoint(url: &str) -> Result<Endpoint, EndpointError> {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let query = query.split('#').next().unwrap_or_default();
+    let on_route = path.ends_with(IMAGE_PATH);
+    let value = |name: &'static str| {
+        let mut values = query.split('&').filter_map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (key == name).then_some(value)
+        });
+        let decoded = match (values.next(), values.next()) {
+            (Some(v), None) if on_route => {
+                percent_encoding::percent_decode_str(&v.replace('+', " "))
+                    .decode_utf8()
+                    .map(|v| v.into_owned())
+                    .ok()
+            }
+            _ => None,
+        };
+        decoded.unwrap_or_default()
+    };
+    Endpoint::new(&value("chain"), &value("payTo"), &value("resourceUrl"))
+}
 
 #[cfg(test)]
 mod tests {

@@ -148,6 +148,21 @@ pub fn path_span(normalized: &str) -> Option<(usize, usize)> {
     Some((start, end.max(start)))
 }
 
+/// The host a resource URL names (`api.example.com`, its port kept when
+/// not the default), from its normalized form; a value that is not an
+/// `http` or `https` URL, as it is.
+pub fn resource_host(resource_url: &str) -> String {
+    let normalized = normalize(resource_url);
+    match (path_span(&normalized), normalized.find("://")) {
+        (Some((path, _)), Some(scheme)) => {
+            let authority = &normalized[scheme + 3..path];
+            // A userinfo (`user@`) is no part of the host a buyer reads.
+            authority.rsplit('@').next().unwrap_or(authority).to_owned()
+        }
+        _ => normalized.into_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,5 +339,15 @@ mod tests {
         ] {
             assert_eq!(path_span(url).map(|(s, e)| &url[s..e]), path, "{url}");
         }
+    }
+
+    #[test]
+    fn names_a_resources_host() {
+        assert_eq!(
+            resource_host("HTTPS://API.Example.com:443/x?y"),
+            "api.example.com"
+        );
+        assert_eq!(resource_host("http://u@h.example:8080"), "h.example:8080");
+        assert_eq!(resource_host("mcp://tools/x"), "mcp://tools/x");
     }
 }

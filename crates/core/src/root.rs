@@ -8,8 +8,8 @@ use std::sync::{Mutex, PoisonError};
 use ed25519_dalek::VerifyingKey;
 
 use crate::certificate::{Certificate, RootVersion, MAX_CHAIN_LINKS};
+use crate::ed25519::KeyId;
 use crate::json::Value;
-use crate::keys::KeyId;
 use crate::time::Timestamp;
 
 /// Why a verdict's certificate gives no key to check its signature with

@@ -1,9 +1,10 @@
 //! The signed message and strict Ed25519 over it (protocol section 4).
 
-use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
+use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
+use crate::ed25519::{decode_base64, encode_base64, verify_strict, KeyId};
 use crate::json::{Object, Value};
-use crate::keys::{decode_base64, encode_base64, KeyId, TrustedKeys};
+use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;
 #[cfg(feature = "roots")]
 use crate::root::TrustProblem;
@@ -124,12 +125,6 @@ fn check_under(document: &VerdictDocument, key: &VerifyingKey) -> SignatureStatu
     } else {
         SignatureStatus::Invalid
     }
-}
-
-/// Strict Ed25519 (RFC 8032 with canonical encodings, no small-order keys or
-/// points): whether `signature` (which must be 64 bytes) signs `message` under `key`.
-pub fn verify_strict(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> bool {
-    Signature::from_slice(signature).is_ok_and(|sig| key.verify_strict(message, &sig).is_ok())
 }
 
 /// Signs a `verdict` object: sets its `keyId` to the key's, checks it against

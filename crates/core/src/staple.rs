@@ -24,10 +24,10 @@
 //! ignored, a document that names no endpoint is skipped, and x402 v1 (no
 //! `extensions`) staples nothing.
 
-use crate::challenge::MAX_OPTIONS;
+use crate::bounds::MAX_OPTIONS;
+use crate::ed25519::KEY_ID_PATTERN;
 use crate::endpoint::{Endpoint, EndpointKey, MAX_FIELD_BYTES};
 use crate::json::{parse_strict, Object, Value};
-use crate::keys::KEY_ID_PATTERN;
 use crate::request::MAX_BODY_BYTES;
 use crate::verdict::names::{
     ASSURANCE_LEVEL, CHAIN, ISSUED_AT, KEY_ID, OUTCOME, PAY_TO, RECHECK_EVERY_HOURS, RESOURCE_URL,

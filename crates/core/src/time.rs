@@ -8,6 +8,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::writing::{display_from_words, push_padded, uDisplay};
 
+/// How far in the future a `verifiedAt` may lie (clock skew) before freshness
+/// becomes `unknown`.
+pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
+
 /// 9999-12-31T23:59:59Z, the last time RFC 3339 can write.
 const LAST_SECOND_OF_9999: i64 = 253_402_300_799;
 

@@ -1,12 +1,11 @@
 //! The verdict document (protocol section 4): its wire types and the rules a
 //! received document must meet.
 
-use crate::evaluate::MAX_CLOCK_SKEW_SECONDS;
+use crate::ed25519::KeyId;
 use crate::json::{parse_strict, Object, ParseError, Value};
-use crate::keys::KeyId;
-use crate::member::{MemberRule, Members};
+use crate::json::{MemberRule, Members};
 use crate::request::MAX_BODY_BYTES;
-use crate::time::Timestamp;
+use crate::time::{Timestamp, MAX_CLOCK_SKEW_SECONDS};
 use crate::writing::{error_from_words, uDisplay, ErrorChain};
 use names::*;
 
@@ -114,6 +113,10 @@ pub fn recheck_hours(value: &Value) -> Option<u32> {
 /// The members of a `verdict` object, as the wire spells them: what
 /// [`Verdict::from_object`] reads and [`Verdict::to_object`] writes.
 pub(crate) mod names {
+    /// The document's member carrying the verdict's log proof (beside
+    /// `signature`, outside what is signed; read by the `transparency` module).
+    #[cfg(feature = "transparency")]
+    pub(crate) const LOG_PROOF: &str = "logProof";
     /// The protocol version, the integer 1.
     pub(crate) const V: &str = "v";
     /// The endpoint's network.
@@ -307,7 +310,7 @@ impl VerdictDocument {
             certificate: doc.remove("certificate"),
             roots: doc.remove("roots"),
             #[cfg(feature = "transparency")]
-            log_proof: doc.remove(crate::transparency::LOG_PROOF_MEMBER),
+            log_proof: doc.remove(names::LOG_PROOF),
         })
     }
 }

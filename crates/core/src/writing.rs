@@ -66,7 +66,7 @@ pub(crate) use display_from_words;
 /// missing` is one error (an [`OptionError`](crate::options::OptionError)
 /// holding [`OptionRule::Missing`](crate::options::OptionRule)), and so is
 /// `the public key is not base64` (a [`KeysError`](crate::keys::KeysError)
-/// holding a [`KeyError`](crate::keys::KeyError), which names no key). A
+/// holding a [`KeyError`](crate::ed25519::KeyError), which names no key). A
 /// cause is an error whose words stand alone: `publicKey`, then `the public
 /// key is not base64`; `not strict JSON`, then the strict parser's
 /// [`ParseError`](crate::json::ParseError).

@@ -200,7 +200,7 @@ fn routes_about_an_endpoint_share_the_verdicts_query() {
 
 #[test]
 fn the_extension_reads_an_image_badges_endpoint_from_its_url() {
-    use x402_verdict_core::extension::image_badge_endpoint;
+    use x402_verdict_core::image_badge_endpoint;
     let base = BaseUrl::parse("https://verify.example").unwrap();
     let endpoint = Endpoint::new("base", PAY_TO, RESOURCE).unwrap();
     let url = endpoint_url(&base, IMAGE_PATH, &endpoint) + "&style=flat-square";

@@ -3,9 +3,6 @@
 //! ([`connections`]: limits no slow, idle, numerous or lying client gets
 //! past) and the strict Host reader ([`host`]).
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod connections;
 pub mod host;
 

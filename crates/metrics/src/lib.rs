@@ -27,7 +27,6 @@
 //! assert_eq!(invalid.to_string(), "asOf is not a date YYYY-MM-DD");
 //! ```
 
-#![warn(missing_docs)]
 use std::fmt;
 
 pub use x402_verdict_core::json::{MemberPath, Step};

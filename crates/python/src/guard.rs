@@ -7,7 +7,7 @@ use futures_util::future::join_all;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
-use x402_verdict_core::guard::{preference, Policy};
+use x402_verdict_core::guard::{preference, Answer, Check, Policy};
 use x402_verdict_core::json::parse_strict;
 use x402_verdict_core::staple::{Staple, EXTENSION_KEY};
 use x402_verdict_core::{line, Endpoint, Evaluation};
@@ -95,22 +95,55 @@ pub(crate) struct PaymentCheck {
 
 #[pymethods]
 impl PaymentCheck {
-    /// The decision once the agent's policy function answered `answer`:
-    /// `True` pays; an `AbortResult` (anything with a `str` `reason`)
-    /// refuses with its own reason; anything else (`False`, `None`, an
-    /// exception) refuses with the core's line.
-    fn answered(&self, py: Python<'_>, answer: &Bound<'_, PyAny>) -> PaymentCheck {
-        let pays = answer.is_instance_of::<PyBool>() && answer.is_truthy().unwrap_or(false);
-        let own = attribute(answer, "reason").as_ref().and_then(text);
+    /// A decision as the guard holds it: the lookup's `result`, whether the
+    /// policy pays the option, its preference and the line refusing it.
+    #[new]
+    fn new(result: Py<PyAny>, pays: bool, preference: u8, refusal: String) -> Self {
         PaymentCheck {
-            result: self.result.clone_ref(py),
+            result,
             pays,
-            preference: self.preference,
-            refusal: own
-                .filter(|_| !pays)
-                .unwrap_or_else(|| self.refusal.clone()),
+            preference,
+            refusal,
         }
     }
+
+    /// The decision once the agent's policy function answered `answer`
+    /// (what it returned, or the exception it raised), by the core's rule
+    /// (`Check::answered`): `True` pays; an `x402.schemas.AbortResult`
+    /// refuses with its own reason when that is a `str`; anything else
+    /// (`False`, `None`, another object, an exception) refuses with the
+    /// core's line.
+    fn answered(&self, py: Python<'_>, answer: &Bound<'_, PyAny>) -> PaymentCheck {
+        let reason = attribute(answer, "reason").as_ref().and_then(text);
+        let read = if answer.is_instance_of::<PyBool>() && answer.is_truthy().unwrap_or(false) {
+            Answer::Pay
+        } else if is_abort_result(answer) {
+            Answer::Abort(reason.as_deref())
+        } else {
+            Answer::Other
+        };
+        let decided = Check {
+            pays: self.pays,
+            refusal: self.refusal.clone(),
+        }
+        .answered(read);
+        PaymentCheck {
+            result: self.result.clone_ref(py),
+            pays: decided.pays,
+            preference: self.preference,
+            refusal: decided.refusal,
+        }
+    }
+}
+
+/// Whether `answer` is the official client's abort result of its hooks
+/// (`x402.schemas.AbortResult`); never, where `x402` is not installed.
+fn is_abort_result(answer: &Bound<'_, PyAny>) -> bool {
+    let py = answer.py();
+    py.import("x402.schemas")
+        .and_then(|schemas| schemas.getattr("AbortResult"))
+        .and_then(|class| answer.is_instance(&class))
+        .unwrap_or(false)
 }
 
 /// Looks every option in `asked` up at once (its stapled verdict first,
@@ -176,23 +209,21 @@ pub(crate) fn policy_name(policy: &Bound<'_, PyAny>) -> PyResult<&'static str> {
     Ok(policy_of(&name)?.as_str())
 }
 
-/// `requirements` in the guard's order: by the core's preference (ties
-/// keep their order), leaving out those `checks` refuses while one they
-/// pay remains.
+/// `requirements` in the guard's order, by the core's rule
+/// (`x402_verdict_core::guard::rank`): by preference (ties keep their
+/// order), leaving out those `checks` refuses while one they pay remains.
 #[pyfunction]
 pub(crate) fn rank<'py>(
     requirements: Vec<Bound<'py, PyAny>>,
     checks: Vec<PyRef<'py, PaymentCheck>>,
 ) -> Vec<Bound<'py, PyAny>> {
-    let mut ranked: Vec<(Bound<'py, PyAny>, &PaymentCheck)> = requirements
-        .into_iter()
-        .zip(checks.iter().map(|c| &**c))
+    let options: Vec<(u8, bool)> = checks
+        .iter()
+        .take(requirements.len())
+        .map(|check| (check.preference, check.pays))
         .collect();
-    ranked.sort_by_key(|(_, check)| check.preference);
-    let any_paid = ranked.iter().any(|(_, check)| check.pays);
-    ranked
+    x402_verdict_core::guard::rank(&options)
         .into_iter()
-        .filter(|(_, check)| check.pays || !any_paid)
-        .map(|(requirement, _)| requirement)
+        .map(|i| requirements[i].clone())
         .collect()
 }

@@ -10,9 +10,6 @@
 //! own thread only; an async one is the sync one on the event loop's
 //! default executor, and never blocks the loop.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 use std::future::Future;
 use std::pin::{pin, Pin};
 use std::sync::OnceLock;

@@ -3,7 +3,6 @@
 // A dependency nothing uses fails the build (the test build also sees the
 // dev-dependencies).
 #![cfg_attr(not(test), deny(unused_crate_dependencies))]
-#![warn(missing_docs)]
 
 // Named as a dependency only to turn on its `rand_core` feature (key
 // generation); the code reaches it through the core's re-export.

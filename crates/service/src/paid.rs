@@ -11,14 +11,12 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use x402_verdict_core::{encode_base64, Challenge, ChallengeError};
+use x402_verdict_core::{encode_base64, Challenge, ChallengeError, PAYMENT_REQUIRED_HEADER};
 
 use crate::jsonfile::JsonFileError;
 
 /// Where the demo paid resource answers.
 pub const PATH: &str = "/demo/paid";
-
-const PAYMENT_REQUIRED: HeaderName = HeaderName::from_static("payment-required");
 
 /// Why `--demo-paid`'s file cannot be served: the file, then what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -93,7 +91,10 @@ impl DemoPaid {
         (
             StatusCode::PAYMENT_REQUIRED,
             [
-                (PAYMENT_REQUIRED, self.header.clone()),
+                (
+                    HeaderName::from_static(PAYMENT_REQUIRED_HEADER),
+                    self.header.clone(),
+                ),
                 (CONTENT_TYPE, HeaderValue::from_static("application/json")),
                 (CACHE_CONTROL, HeaderValue::from_static("no-store")),
             ],

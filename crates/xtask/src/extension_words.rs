@@ -1,13 +1,15 @@
 //! `extension-words.js`: the bounds, spellings and words the browser
 //! extension's JavaScript needs, as an ES module
 //! (`scripts/package-extension.mjs` bundles it into the extension): the
-//! core's ([`x402_verdict_core::extension`]) and the browser crate's
-//! ([`x402_verdict_badge::words::extension`]).
+//! core's (the challenge's header and status, a v1 paywall's bound) and
+//! the browser crate's ([`x402_verdict_badge::buyer`],
+//! [`x402_verdict_badge::words::extension`]).
 
 use serde_json::{json, Value};
+use x402_verdict_badge::buyer as e;
 use x402_verdict_badge::words::extension as w;
 use x402_verdict_badge::words::CHECKING;
-use x402_verdict_core::extension as e;
+use x402_verdict_core as core;
 
 /// The module.
 pub fn module() -> String {
@@ -17,7 +19,7 @@ pub fn module() -> String {
             json!({
                 "challenges": e::MAX_CHALLENGES_KEPT,
                 "badges": e::MAX_PAGE_BADGES,
-                "paywallText": e::MAX_PAYWALL_TEXT,
+                "paywallText": core::MAX_PAYWALL_TEXT,
             }),
         ),
         (
@@ -26,7 +28,7 @@ pub fn module() -> String {
         ),
         (
             "CHALLENGE",
-            json!({ "status": e::PAYMENT_REQUIRED_STATUS, "header": e::PAYMENT_REQUIRED_HEADER }),
+            json!({ "status": core::PAYMENT_REQUIRED_STATUS, "header": core::PAYMENT_REQUIRED_HEADER }),
         ),
         (
             "SETTINGS",

@@ -14,11 +14,14 @@
 //! - `extension-words`: `extension-words.js`, the bounds, spellings and
 //!   words the browser extension's JavaScript needs, from the core and from
 //!   the browser crate's words (`src/words/extension.rs`);
+//! - `python-policy`: the Python package's `_policy.py`, the `Literal` of
+//!   the guard's policy names, from the core;
 //! - `palette`: the core's `image/palette.rs`, the image badge's marks and
 //!   colours, read from the browser badge's stylesheet (`js/badge.js`).
 
 mod extension_words;
 mod palette;
+mod python_policy;
 mod types;
 mod words;
 
@@ -37,6 +40,8 @@ enum Generated {
     ExtensionWords,
     /// palette.rs: the image badge's marks and colours, from the browser badge's stylesheet.
     Palette,
+    /// _policy.py: the Python package's `PolicyName`, from the core's policies.
+    PythonPolicy,
 }
 
 /// Each generated file by the name `generate` takes.
@@ -82,6 +87,7 @@ fn main() -> ExitCode {
             Generated::Types => types::declarations(),
             Generated::ExtensionWords => extension_words::module(),
             Generated::Palette => palette::module(),
+            Generated::PythonPolicy => python_policy::module(),
         }
     );
     ExitCode::SUCCESS

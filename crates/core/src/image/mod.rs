@@ -37,10 +37,11 @@ pub use layout::{escape_markup, Style, IMAGE_LABEL};
 pub use look::{Colours, Look};
 
 use crate::endpoint::Endpoint;
-use crate::evaluate::{Evaluation, Lookup, Outcome, Reason, Response};
+use crate::evaluate::{Evaluation, Lookup, Outcome, Reason};
 use crate::keys::TrustedKeys;
 pub use crate::request::IMAGE_PATH;
 use crate::request::{BaseUrl, VERDICT_PATH};
+use crate::response::Response;
 use crate::verdict::VerdictDocument;
 use crate::writing::line;
 

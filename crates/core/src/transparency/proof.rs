@@ -5,12 +5,12 @@
 
 use super::merkle::{leaf_hash, verify_inclusion, Hash, MAX_PROOF_HASHES};
 use super::note::{decimal, Checkpoint, KeyKind, Note, NoteKey};
+use crate::ed25519::{decode_base64, encode_base64};
 use crate::json::{Object, Value};
-use crate::keys::{decode_base64, encode_base64};
 use crate::verdict::names::*;
 
 /// The verdict document's member that carries its proof.
-pub const LOG_PROOF_MEMBER: &str = "logProof";
+pub const LOG_PROOF_MEMBER: &str = LOG_PROOF;
 
 /// The first line of a proof (C2SP `tlog-proof`).
 const PROOF_HEADER: &str = "c2sp.org/tlog-proof@v1\n";

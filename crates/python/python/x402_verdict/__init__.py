@@ -35,12 +35,14 @@ from ._native import (
     rank,
     verdict_extension,
 )
+from ._policy import PolicyName
 
 if TYPE_CHECKING:
     from ._native import VerdictResult
 
 __all__ = [
     "PaymentCheck",
+    "PolicyName",
     "VerdictExtension",
     "Verifier",
     "guard",
@@ -56,7 +58,7 @@ Tool = TypeVar("Tool", bound=Callable[..., Any])
 def guard(
     client: Client,
     verifier: Verifier,
-    policy: Union[str, Callable[[VerdictResult, Any], Any]] = "avoid-revoked",
+    policy: Union[PolicyName, Callable[[VerdictResult, Any], Any]] = "avoid-revoked",
     http_client: Any = None,
 ) -> Client:
     """Hook ``client`` (an ``x402Client`` or ``x402ClientSync``) so that it pays

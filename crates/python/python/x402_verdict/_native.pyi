@@ -55,6 +55,7 @@ class Verifier:
 class PaymentCheck:
     """What the core decided for one payment option."""
 
+    def __init__(self, result: Any, pays: bool, preference: int, refusal: str) -> None: ...
     @property
     def result(self) -> VerdictResult: ...
     @property

@@ -34,7 +34,9 @@
 
 use std::cmp::Ordering;
 
-pub use crate::member::{MemberError, MemberPath, MemberRule, Members, Step, UnknownMember};
+mod member;
+
+pub use member::{MemberError, MemberPath, MemberRule, Members, Step, UnknownMember};
 
 use crate::writing::{error_from_words, error_without_cause, uDisplay, ErrorChain};
 

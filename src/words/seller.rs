@@ -15,7 +15,7 @@ pub const PAYWALL_TEXT: &str = "This resource is paid for with x402: a client re
 /// buyer knows which address the badge speaks of: `to 0x… on base`, the
 /// address and network as the payment requirements write them.
 pub fn option_label(chain: &str, pay_to: &str) -> String {
-    crate::writing::text!("to {} on {}", pay_to, chain)
+    ["to ", pay_to, " on ", chain].concat()
 }
 
 #[cfg(test)]
