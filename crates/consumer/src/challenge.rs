@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use x402_verdict_core::staple::{Source, SOURCE_MEMBER};
 use x402_verdict_core::{
     line, Challenge, ChallengeError, Evaluation, PaymentOption, MAX_CHALLENGE_BYTES,
+    PAYMENT_REQUIRED_HEADER,
 };
 
 use crate::{is_followed_redirect, Verifier};

@@ -8,7 +8,6 @@
 //! challenge without paying and looks up every option it accepts
 //! ([`challenge`]).
 
-
 pub mod challenge;
 pub mod polite;
 

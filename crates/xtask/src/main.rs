@@ -45,15 +45,17 @@ enum Generated {
 }
 
 /// Each generated file by the name `generate` takes.
-const GENERATED: [(&str, Generated); 4] = [
+const GENERATED: [(&str, Generated); 5] = [
     ("words", Generated::Words),
     ("types", Generated::Types),
     ("extension-words", Generated::ExtensionWords),
     ("palette", Generated::Palette),
+    ("python-policy", Generated::PythonPolicy),
 ];
 
 /// What a task line that is not one prints, on stderr.
-const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette>";
+const USAGE: &str =
+    "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>";
 
 /// An ES module: a first line naming the `generate` task that wrote it,
 /// then `export const NAME = <JSON>;` for each of `constants`.
