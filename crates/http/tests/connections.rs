@@ -252,16 +252,12 @@ async fn bodies_sent_a_byte_a_second_are_cut_while_others_are_served() {
     }
     // A body sent slowly but whole, within the rate's grace, is read.
     let body = "0123456789".repeat(6);
-    let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    let request = post_request("/echo", &body);
-    let (head, body) = request.split_at(request.len() - body.len());
-    stream.write_all(head.as_bytes()).await.unwrap();
-    for piece in body.as_bytes().chunks(body.len() / 3 + 1) {
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        stream.write_all(piece).await.unwrap();
-    }
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
+    let answer = sent_slowly(
+        &server.addr.to_string(),
+        &post_request("/echo", &body),
+        body.len(),
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.ends_with("\r\n\r\n60"), "{answer}");
 }

@@ -13,8 +13,6 @@ use std::time::{Duration, Instant};
 
 use clients::*;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use x402_verdict_http::connections::ConnectionLimits;
 use x402_verdict_mcp::http::HttpOptions;
@@ -127,16 +125,8 @@ async fn bodies_sent_a_byte_a_second_are_cut_while_others_are_served() {
     }
     // A body sent slowly but whole, within the rate's grace, is read.
     let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }).to_string();
-    let mut stream = TcpStream::connect(server.addr()).await.unwrap();
     let request = mcp_post("localhost", &call, "MCP-Protocol-Version: 2025-06-18\r\n");
-    let (head, body) = request.split_at(request.len() - call.len());
-    stream.write_all(head.as_bytes()).await.unwrap();
-    for piece in body.as_bytes().chunks(body.len() / 3 + 1) {
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        stream.write_all(piece).await.unwrap();
-    }
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
+    let answer = sent_slowly(server.addr(), &request, call.len()).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
@@ -164,14 +154,7 @@ async fn a_host_must_be_an_authority() {
     let port = server.addr().rsplit(':').next().unwrap().to_owned();
     let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }).to_string();
     let extra = "MCP-Protocol-Version: 2025-06-18\r\n";
-    for host in [
-        format!("localhost:{port}.evil.example"),
-        "localhost:evil.example".into(),
-        "localhost:".into(),
-        "127.0.0.1:99999999".into(),
-        "localhost:80:80".into(),
-        "user@localhost".into(),
-    ] {
+    for host in not_authorities(&port) {
         let (status, body) = exchange(
             server.addr(),
             mcp_post(&host, &list, extra).as_bytes(),

@@ -200,3 +200,32 @@ pub async fn cut_at_the_request_timeout(addr: &str, head: &str) {
         "{after:?}"
     );
 }
+
+/// Sends `request` on a new connection, its body (the last `body_len`
+/// bytes) in three pieces 400 ms apart, slowly but within the rate's
+/// grace, and reads the whole answer.
+pub async fn sent_slowly(addr: &str, request: &str, body_len: usize) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let (head, body) = request.split_at(request.len() - body_len);
+    stream.write_all(head.as_bytes()).await.unwrap();
+    for piece in body.as_bytes().chunks(body.len() / 3 + 1) {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        stream.write_all(piece).await.unwrap();
+    }
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+/// `Host` values that are no authority for a server on `port`: each must
+/// be refused.
+pub fn not_authorities(port: &str) -> [String; 6] {
+    [
+        format!("localhost:{port}.evil.example"),
+        "localhost:evil.example".into(),
+        "localhost:".into(),
+        "127.0.0.1:99999999".into(),
+        "localhost:80:80".into(),
+        "user@localhost".into(),
+    ]
+}
