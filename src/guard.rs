@@ -39,7 +39,7 @@ export interface PaymentCheck {
 /// name or none (the default's).
 #[wasm_bindgen(js_name = checkPolicy)]
 pub fn check_policy(name: Option<String>) -> Option<String> {
-    Policy::from_name(&name?).err()
+    Policy::named(&name?).err()
 }
 
 /// The decision `check` once the agent's own policy function answered

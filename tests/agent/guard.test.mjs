@@ -317,10 +317,13 @@ describe("a policy function", () => {
   });
 
   test("a policy that is no policy's name is refused at once, in one line", () => {
-    assert.throws(() => guard(new x402Client(), { policy: "pay-anything" }), {
-      name: "TypeError",
-      message: 'x402-verdict: unknown policy (expected "avoid-revoked", "require-human-backed" or a function)',
-    });
+    // "function" too: only a function makes the agent's function decide.
+    for (const policy of ["pay-anything", "function"]) {
+      assert.throws(() => guard(new x402Client(), { policy }), {
+        name: "TypeError",
+        message: 'x402-verdict: unknown policy (expected "avoid-revoked", "require-human-backed" or a function)',
+      }, policy);
+    }
   });
 });
 

@@ -172,7 +172,8 @@ def test_a_hostile_service_reads_unknown_within_the_timeout(paid, hostile, clien
 
 def test_a_policy_that_is_none_is_refused_at_once(keyed):
     line = 'x402-verdict: unknown policy (expected "avoid-revoked", "require-human-backed" or a function)'
-    for policy in ["pay-anything", 3]:
+    # "function" too: only a callable makes the agent's function decide.
+    for policy in ["pay-anything", 3, "function"]:
         with pytest.raises(ValueError) as raised:
             guard(sync_client(), keyed, policy)
         assert str(raised.value) == line

@@ -108,6 +108,20 @@ impl Policy {
             })
     }
 
+    /// The policy an agent names with a string: `function` is none, since
+    /// only a function given as the policy makes the agent's function
+    /// decide (a string naming it would pay every option unasked).
+    ///
+    /// # Errors
+    ///
+    /// The one line of [`Policy::from_name`], for `function` too.
+    pub fn named(name: &str) -> Result<Policy, String> {
+        match Policy::from_name(name) {
+            Ok(Policy::AgentFunction) => Policy::from_name(""),
+            named => named,
+        }
+    }
+
     /// Whether the policy pays an endpoint with this result. The agent's
     /// function is asked by its caller; here it pays.
     pub fn pays(self, result: &Evaluation) -> bool {
@@ -351,5 +365,13 @@ mod tests {
             Policy::from_name("pay-anything"),
             Err("x402-verdict: unknown policy (expected \"avoid-revoked\", \"require-human-backed\" or a function)".to_owned())
         );
+    }
+
+    #[test]
+    fn an_agent_names_no_function_policy() {
+        assert_eq!(Policy::named("function"), Policy::from_name("pay-anything"));
+        for policy in [Policy::AvoidRevoked, Policy::RequireHumanBacked] {
+            assert_eq!(Policy::named(policy.as_str()), Ok(policy));
+        }
     }
 }

@@ -206,7 +206,9 @@ pub(crate) fn policy_name(policy: &Bound<'_, PyAny>) -> PyResult<&'static str> {
         return Ok(Policy::AgentFunction.as_str());
     }
     let name = text(policy).unwrap_or_default();
-    Ok(policy_of(&name)?.as_str())
+    Ok(Policy::named(&name)
+        .map_err(PyValueError::new_err)?
+        .as_str())
 }
 
 /// `requirements` in the guard's order, by the core's rule
