@@ -165,11 +165,64 @@ pub enum Reason {
     SignatureInvalid,
     /// Strict mode needs a valid signature and there is none.
     SignatureRequired,
+    /// The transparency policy is `required` and the verdict carries no
+    /// proof that its statement is in the log.
+    #[cfg(feature = "transparency")]
+    NoTransparencyProof,
+    /// The verdict's transparency proof, or its checkpoint, cannot be read.
+    #[cfg(feature = "transparency")]
+    MalformedTransparencyProof,
+    /// The proof's checkpoint is not the configured log's, or its
+    /// signature does not verify under the log's key.
+    #[cfg(feature = "transparency")]
+    CheckpointNotSignedByLog,
+    /// Fewer configured witnesses than the quorum cosigned the checkpoint.
+    #[cfg(feature = "transparency")]
+    TooFewCosignatures,
+    /// The proof is for another log entry than the verdict's statement.
+    #[cfg(feature = "transparency")]
+    LogEntryMismatch,
+    /// The inclusion proof does not lead to the checkpoint's root.
+    #[cfg(feature = "transparency")]
+    BadInclusionProof,
 }
 
 impl Reason {
+    /// Every reason, in the order the protocol lists them (the
+    /// transparency log's with the feature `transparency`).
+    #[cfg(not(feature = "transparency"))]
+    pub const ALL: [Reason; 17] = Self::BASE;
+
     /// Every reason, in the order the protocol lists them.
-    pub const ALL: [Reason; 17] = [
+    #[cfg(feature = "transparency")]
+    pub const ALL: [Reason; 23] = {
+        let mut all = [Reason::NoTransparencyProof; 23];
+        let mut i = 0;
+        while i < Self::BASE.len() {
+            all[i] = Self::BASE[i];
+            i += 1;
+        }
+        let log = Self::TRANSPARENCY;
+        while i < all.len() {
+            all[i] = log[i - Self::BASE.len()];
+            i += 1;
+        }
+        all
+    };
+
+    /// The transparency log's reasons, in the order of its rule.
+    #[cfg(feature = "transparency")]
+    const TRANSPARENCY: [Reason; 6] = [
+        Reason::NoTransparencyProof,
+        Reason::MalformedTransparencyProof,
+        Reason::CheckpointNotSignedByLog,
+        Reason::TooFewCosignatures,
+        Reason::LogEntryMismatch,
+        Reason::BadInclusionProof,
+    ];
+
+    /// The reasons every build has.
+    const BASE: [Reason; 17] = [
         Reason::NoBaseUrl,
         Reason::InvalidInput,
         Reason::NotListed,
@@ -215,6 +268,18 @@ impl Reason {
             Reason::VerifiedInFuture => "verified_in_future",
             Reason::SignatureInvalid => "signature_invalid",
             Reason::SignatureRequired => "signature_required",
+            #[cfg(feature = "transparency")]
+            Reason::NoTransparencyProof => "no_transparency_proof",
+            #[cfg(feature = "transparency")]
+            Reason::MalformedTransparencyProof => "malformed_transparency_proof",
+            #[cfg(feature = "transparency")]
+            Reason::CheckpointNotSignedByLog => "checkpoint_not_signed_by_log",
+            #[cfg(feature = "transparency")]
+            Reason::TooFewCosignatures => "too_few_cosignatures",
+            #[cfg(feature = "transparency")]
+            Reason::LogEntryMismatch => "log_entry_mismatch",
+            #[cfg(feature = "transparency")]
+            Reason::BadInclusionProof => "bad_inclusion_proof",
         }
     }
 }
@@ -425,6 +490,13 @@ impl Lookup {
                 (_, Freshness::Fresh) => (State::HumanBacked, None),
             },
         };
+        #[cfg(feature = "transparency")]
+        let (state, reason, detail) = match self.log_refusal(document) {
+            Some(problem) if state == State::HumanBacked => {
+                (State::Unknown, Some(problem.into()), Some(line(&problem)))
+            }
+            _ => (state, reason, detail),
+        };
         Evaluation {
             state,
             outcome: v.outcome.into(),
@@ -435,6 +507,41 @@ impl Lookup {
             recheck_every_hours: v.recheck_every_hours,
             reason,
             detail,
+        }
+    }
+}
+
+#[cfg(feature = "transparency")]
+impl Lookup {
+    /// Why `document`'s transparency proof is refused under the keys' log
+    /// configuration; `None` when it is proven or not read (no
+    /// configuration: the policy `off`).
+    fn log_refusal(&self, document: &VerdictDocument) -> Option<crate::transparency::ProofProblem> {
+        use crate::transparency::{check_log_proof, ProofCheck};
+        let log = self.keys.log()?;
+        match check_log_proof(
+            log.policy,
+            &log.trust,
+            &document.raw,
+            document.log_proof.as_ref(),
+        ) {
+            ProofCheck::Refused(problem) => Some(problem),
+            ProofCheck::NotChecked | ProofCheck::Proven(_) => None,
+        }
+    }
+}
+
+#[cfg(feature = "transparency")]
+impl From<crate::transparency::ProofProblem> for Reason {
+    fn from(problem: crate::transparency::ProofProblem) -> Self {
+        use crate::transparency::ProofProblem;
+        match problem {
+            ProofProblem::NoProof => Reason::NoTransparencyProof,
+            ProofProblem::Malformed => Reason::MalformedTransparencyProof,
+            ProofProblem::NotSignedByLog => Reason::CheckpointNotSignedByLog,
+            ProofProblem::TooFewCosignatures => Reason::TooFewCosignatures,
+            ProofProblem::EntryMismatch => Reason::LogEntryMismatch,
+            ProofProblem::BadInclusion => Reason::BadInclusionProof,
         }
     }
 }

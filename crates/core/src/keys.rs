@@ -101,6 +101,10 @@ pub struct TrustedKeys {
     /// the key that signed it.
     #[cfg(feature = "roots")]
     roots: Vec<PinnedRoot>,
+    /// The transparency log whose proofs verdicts must carry, and the
+    /// policy they are read under.
+    #[cfg(feature = "transparency")]
+    log: Option<crate::transparency::LogConfig>,
     /// The keys were sought from the service ([`TrustedKeys::published`]):
     /// even none found means signatures are checked, and read `unverifiable`.
     sought: bool,
@@ -136,6 +140,20 @@ impl TrustedKeys {
             }
         }
         self
+    }
+
+    /// The same keys, reading the proofs verdicts carry under `log`
+    /// (`None`: the policy `off`, proofs never read).
+    #[cfg(feature = "transparency")]
+    pub fn with_log(mut self, log: Option<crate::transparency::LogConfig>) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// The transparency configuration, when the policy is not `off`.
+    #[cfg(feature = "transparency")]
+    pub fn log(&self) -> Option<&crate::transparency::LogConfig> {
+        self.log.as_ref()
     }
 
     /// The pinned roots.

@@ -220,6 +220,8 @@ pub use hidden::is_hidden;
 pub use inline::MAX_INLINED_AGE_SECONDS;
 pub use keys::{KeyAt, KeysError, TrustedKeys};
 pub use network::{canonical_chain, v1_network_name};
+#[cfg(feature = "transparency")]
+pub use options::LOG_OPTION_NAMES;
 pub use options::{
     from_attribute, strict_from_text, LookupOptions, OptionError, OptionField, OptionRule,
     OptionsError, ReadError, OPTION_NAMES,

@@ -25,6 +25,14 @@ pub struct LookupOptions {
     pub verdict: Option<String>,
 }
 
+/// The transparency options (feature `transparency`), read after
+/// [`OPTION_NAMES`], in this order: the log's verifier key, the
+/// witnesses' (a list), the quorum (a whole number) and the policy (`off`,
+/// `if-present`, `required`). No badge's wasm reads them: a badge on the
+/// seller's own page verifies no proof.
+#[cfg(feature = "transparency")]
+pub const LOG_OPTION_NAMES: [&str; 4] = ["logKey", "witnessKeys", "witnessQuorum", "transparency"];
+
 /// The option names, as JS and JSON spell them, in the order they are checked.
 pub const OPTION_NAMES: [&str; 9] = [
     "baseUrl",
@@ -151,6 +159,9 @@ pub enum OptionRule {
     Timeout(TimeoutError),
     /// `strict`: not `true` or `false`.
     NotABoolean,
+    /// A transparency option ([`LOG_OPTION_NAMES`]) that breaks its rule.
+    #[cfg(feature = "transparency")]
+    Log(crate::transparency::LogRule),
 }
 
 impl uDisplay for OptionError {
@@ -171,6 +182,8 @@ impl uDisplay for OptionError {
             OptionRule::Keys(_) => return Ok(()),
             OptionRule::Timeout(problem) => problem.as_str(),
             OptionRule::NotABoolean => "must be true or false",
+            #[cfg(feature = "transparency")]
+            OptionRule::Log(rule) => rule.as_str(),
         };
         f.write_str(" ")?;
         f.write_str(predicate)
@@ -297,6 +310,9 @@ impl LookupOptions {
             Some(_) => o.problem("verdict", OptionRule::NotAString),
         };
 
+        #[cfg(feature = "transparency")]
+        let keys = keys.with_log(o.log_config());
+
         match endpoint {
             Some(endpoint) if o.problems.is_empty() => Ok(LookupOptions {
                 base_url,
@@ -341,6 +357,54 @@ impl Reader<'_> {
             Err(problem) => self
                 .problem(name, OptionRule::Unreadable(problem))
                 .ok_or(()),
+        }
+    }
+
+    /// The transparency options ([`LOG_OPTION_NAMES`]), as the keys carry
+    /// them; `None` (proofs not read) after noting the first that breaks
+    /// a rule.
+    #[cfg(feature = "transparency")]
+    fn log_config(&mut self) -> Option<crate::transparency::LogConfig> {
+        use crate::transparency::{LogConfig, LogConfigError, LogRule, LogSetting, LogSettings};
+        let [log_key, witnesses, quorum, policy] = LOG_OPTION_NAMES.map(|name| self.take(name));
+        let wrong = |setting| LogConfigError {
+            setting,
+            rule: match setting {
+                LogSetting::WitnessQuorum => LogRule::NotAQuorum,
+                _ => LogRule::NotText,
+            },
+        };
+        fn text(value: &Option<Value>, setting: LogSetting) -> Result<Option<&str>, LogSetting> {
+            match value {
+                None => Ok(None),
+                Some(Value::String(text)) => Ok(Some(text.as_str())),
+                Some(_) => Err(setting),
+            }
+        }
+        let settings = || -> Result<LogSettings<'_>, LogConfigError> {
+            Ok(LogSettings {
+                log_key: text(&log_key, LogSetting::LogKey).map_err(wrong)?,
+                witness_keys: match &witnesses {
+                    None => Vec::new(),
+                    Some(Value::Array(keys)) => keys
+                        .iter()
+                        .map(|key| key.as_str().ok_or(wrong(LogSetting::WitnessKeys)))
+                        .collect::<Result<_, _>>()?,
+                    Some(_) => return Err(wrong(LogSetting::WitnessKeys)),
+                },
+                witness_quorum: match quorum {
+                    None => None,
+                    Some(Value::Integer(n)) => {
+                        Some(u64::try_from(n).map_err(|_| wrong(LogSetting::WitnessQuorum))?)
+                    }
+                    Some(_) => return Err(wrong(LogSetting::WitnessQuorum)),
+                },
+                transparency: text(&policy, LogSetting::Transparency).map_err(wrong)?,
+            })
+        };
+        match settings().and_then(|settings| LogConfig::from_settings(&settings)) {
+            Ok(config) => config,
+            Err(e) => self.problem(e.setting.option_name(), OptionRule::Log(e.rule)),
         }
     }
 
@@ -497,7 +561,15 @@ mod tests {
             }
         })
         .unwrap_err();
-        assert_eq!(asked, OPTION_NAMES, "each option read once, in order");
+        #[cfg(feature = "transparency")]
+        let expected: Vec<&str> = OPTION_NAMES
+            .iter()
+            .chain(&LOG_OPTION_NAMES)
+            .copied()
+            .collect();
+        #[cfg(not(feature = "transparency"))]
+        let expected = OPTION_NAMES;
+        assert_eq!(asked, expected, "each option read once, in order");
         let error = |option, rule| OptionError { option, rule };
         assert_eq!(
             e,

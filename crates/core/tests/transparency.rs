@@ -13,11 +13,14 @@ use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::json::Object;
 use x402_verdict_core::transparency::{
-    check_log_proof, cosign, entry, leaf_hash, sign_note, verify_consistency, verify_inclusion,
-    Checkpoint, Hash, KeyKind, LogProof, LogTrust, NoteKey, Policy, ProofCheck, Tree,
-    LOG_PROOF_MEMBER,
+    check_log_proof, cosign, entry, leaf_hash, parse_quorum, sign_note, verify_consistency,
+    verify_inclusion, Checkpoint, Hash, KeyKind, LogConfig, LogProof, LogSetting, LogSettings,
+    LogTrust, NoteKey, Policy, ProofCheck, Tree, LOG_PROOF_MEMBER,
 };
-use x402_verdict_core::{line, sign_verdict_carrying, VerdictDocument};
+use x402_verdict_core::{
+    encode_base64, line, sign_verdict_carrying, LookupOptions, OptionsError, Reason, Response,
+    SignatureStatus, State, Timestamp, VerdictDocument, LOG_OPTION_NAMES,
+};
 
 fn vectors(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -297,4 +300,197 @@ fn a_statement_leaves_out_when_and_by_which_key_it_was_signed() {
     let mut revoked = verdict(0, AT);
     revoked.insert("outcome", "revoked".into());
     assert_ne!(entry(&revoked).unwrap(), text);
+}
+
+/// The options of a lookup of verdict 2 trusting the signing key, with
+/// the transparency options `log` besides (a JSON object).
+fn options(log: Value) -> Result<LookupOptions, OptionsError> {
+    let mut options = json!({"chain": "base", "payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF3122802",
+        "resourceUrl": "https://api.example.com/data/2",
+        "publicKey": encode_base64(key(SIGNING).verifying_key().as_bytes())});
+    options
+        .as_object_mut()
+        .unwrap()
+        .extend(log.as_object().unwrap().clone());
+    let options = Object::parse(options.to_string().as_bytes()).unwrap();
+    LookupOptions::from_fields(&mut |name| Ok(options.get(name).cloned()))
+}
+
+/// What a consumer configured by the options reads of each case, ten
+/// minutes after the verdicts were signed: human-backed when the proof is
+/// proven or not read, else unknown with the rule's reason; and exactly
+/// what a consumer without the options reads when the policy is `off`.
+#[test]
+fn a_lookup_reads_each_case_under_its_options() {
+    let file: Value = serde_json::from_slice(&fs::read(vectors("proofs.json")).unwrap()).unwrap();
+    let now = Timestamp::parse_rfc3339("2026-09-01T08:17:00Z").unwrap();
+    let without = options(json!({})).unwrap();
+    assert!(without.lookup.keys.log().is_none());
+    for case in file["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let o = options(
+            json!({"logKey": file["logKey"], "witnessKeys": file["witnessKeys"],
+            "witnessQuorum": case["witnessQuorum"], "transparency": case["policy"]}),
+        )
+        .unwrap();
+        let body = case["document"].to_string();
+        let response = || Response::Http {
+            status: 200,
+            body: body.as_bytes(),
+        };
+        let read = o.lookup.evaluate(response(), now);
+        let plain = without.lookup.evaluate(response(), now);
+        assert_eq!(plain.state, State::HumanBacked, "{name}");
+        assert_eq!(read.signature, SignatureStatus::Valid, "{name}");
+        match case["reads"].as_str().unwrap() {
+            "proven" | "not_checked" => assert_eq!(read, plain, "{name}"),
+            words => {
+                assert_eq!(read.state, State::Unknown, "{name}");
+                assert_eq!(read.detail.as_deref(), Some(words), "{name}");
+                assert_eq!(
+                    read.reason.unwrap().as_str(),
+                    words
+                        .replace(
+                            "fewer witness cosignatures than the quorum",
+                            "too few cosignatures"
+                        )
+                        .replace("log entry does not match the verdict", "log entry mismatch")
+                        .replace(
+                            "checkpoint not signed by the log",
+                            "checkpoint not signed by log"
+                        )
+                        .replace(' ', "_"),
+                    "{name}"
+                );
+                assert_eq!(
+                    (read.outcome, read.freshness),
+                    (plain.outcome, plain.freshness)
+                );
+            }
+        }
+        // Under `off` the options change nothing at all.
+        let off = options(
+            json!({"logKey": file["logKey"], "witnessKeys": file["witnessKeys"],
+            "witnessQuorum": case["witnessQuorum"], "transparency": "off"}),
+        )
+        .unwrap();
+        assert!(off.lookup.keys.log().is_none());
+        assert_eq!(off.lookup.evaluate(response(), now), plain, "{name}");
+    }
+}
+
+/// A revoked verdict reads revoked whatever its proof: the log gates
+/// positive claims, as strict mode does.
+#[test]
+fn the_log_gates_positive_claims_only() {
+    let file: Value = serde_json::from_slice(&fs::read(vectors("proofs.json")).unwrap()).unwrap();
+    let o = options(json!({"logKey": file["logKey"], "transparency": "required"})).unwrap();
+    let mut revoked = verdict(2, AT);
+    revoked.insert("outcome", "revoked".into());
+    let text = sign_verdict_carrying(revoked, &key(SIGNING), &Object::new()).unwrap();
+    let now = Timestamp::parse_rfc3339("2026-09-01T08:17:00Z").unwrap();
+    let read = o.lookup.evaluate(
+        Response::Http {
+            status: 200,
+            body: text.as_bytes(),
+        },
+        now,
+    );
+    assert_eq!(
+        (read.state, read.reason),
+        (State::Revoked, Some(Reason::Revoked))
+    );
+}
+
+#[test]
+fn transparency_options_are_checked_with_one_line_each() {
+    let file: Value = serde_json::from_slice(&fs::read(vectors("proofs.json")).unwrap()).unwrap();
+    let (log, w) = (&file["logKey"], &file["witnessKeys"]);
+    let error = |log: Value| options(log).map(|_| ()).unwrap_err().to_string();
+    let cases = [
+        (
+            json!({"logKey": "verdicts.example/log+e70373fc+AAAA"}),
+            "logKey is not a note verifier key <origin>+<keyid>+<base64> whose keyid matches",
+        ),
+        (json!({"logKey": 5}), "logKey must be text"),
+        (
+            json!({"logKey": w[0]}),
+            "logKey is a witness's cosignature key (type 0x04), not a log's",
+        ),
+        (
+            json!({"logKey": log, "witnessKeys": [log]}),
+            "witnessKeys holds a log's note key (type 0x01), not a witness's",
+        ),
+        (
+            json!({"logKey": log, "witnessKeys": w[0]}),
+            "witnessKeys must be text",
+        ),
+        (
+            json!({"logKey": log, "witnessKeys": [w[0], w[0]]}),
+            "witnessKeys names one witness twice",
+        ),
+        (
+            json!({"logKey": log, "witnessKeys": w, "witnessQuorum": 3}),
+            "witnessQuorum is more than the witnesses given",
+        ),
+        (
+            json!({"logKey": log, "witnessQuorum": -1}),
+            "witnessQuorum must be a whole number",
+        ),
+        (
+            json!({"logKey": log, "witnessQuorum": "1"}),
+            "witnessQuorum must be a whole number",
+        ),
+        (
+            json!({"logKey": log, "transparency": "yes"}),
+            "transparency must be off, if-present or required",
+        ),
+        (
+            json!({"transparency": "required"}),
+            "transparency needs the log's key",
+        ),
+        (json!({"witnessKeys": w}), "witnessKeys needs the log's key"),
+    ];
+    for (given, expected) in cases {
+        assert_eq!(error(given.clone()), expected, "{given}");
+    }
+    // Defaults: `off`; with witnesses, a quorum of one.
+    let o =
+        options(json!({"logKey": log, "witnessKeys": w, "transparency": "if-present"})).unwrap();
+    let config = o.lookup.keys.log().unwrap();
+    assert_eq!(config.policy, Policy::IfPresent);
+    assert!(options(json!({"logKey": log, "witnessKeys": w}))
+        .unwrap()
+        .lookup
+        .keys
+        .log()
+        .is_none());
+    // Text settings read as the options do, each consumer naming them its way.
+    let settings = LogSettings {
+        log_key: Some(
+            " verdicts.example/log+e70373fc+AdVCB9oZSXfc9Grb/sK8LnW1LVqKQhhP7f3AACTw4+ja ",
+        ),
+        witness_keys: vec!["nope"],
+        ..LogSettings::default()
+    };
+    let e = LogConfig::from_settings(&settings).unwrap_err();
+    assert_eq!(
+        e.line_naming(|s| [
+            "--log-key",
+            "--witness",
+            "--witness-quorum",
+            "--transparency"
+        ][LogSetting::ALL.iter().position(|t| *t == s).unwrap()]),
+        "--witness is not a note verifier key <origin>+<keyid>+<base64> whose keyid matches"
+    );
+    assert_eq!(parse_quorum(" 2 "), Ok(2));
+    assert_eq!(
+        parse_quorum("02").unwrap_err().to_string(),
+        "witnessQuorum must be a whole number"
+    );
+    assert_eq!(
+        LOG_OPTION_NAMES,
+        LogSetting::ALL.map(LogSetting::option_name),
+        "the options read in the settings' order"
+    );
 }

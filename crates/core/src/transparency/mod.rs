@@ -14,13 +14,19 @@
 //! proof it carries ([`LOG_PROOF_MEMBER`]) under a [`Policy`] and the
 //! [`LogTrust`] it is configured with ([`check_log_proof`], [`ProofCheck`],
 //! [`ProofProblem`]). A log's files are laid out as tlog-tiles says
-//! ([`Tile`], [`new_tiles`], [`Tree::tile`], [`entry_bundle`]). No I/O, no clock.
+//! ([`Tile`], [`new_tiles`], [`Tree::tile`], [`entry_bundle`]). A consumer's
+//! four settings (the log's key, the witnesses' keys, the quorum, the
+//! policy) make its [`LogConfig`] ([`LogSettings`], [`LogConfigError`]),
+//! which its keys carry ([`TrustedKeys::with_log`](crate::TrustedKeys::with_log)).
+//! No I/O, no clock.
 
+mod config;
 mod merkle;
 mod note;
 mod proof;
 mod tiles;
 
+pub use config::{parse_quorum, LogConfig, LogConfigError, LogRule, LogSetting, LogSettings};
 pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, Tree, MAX_PROOF_HASHES,
 };
