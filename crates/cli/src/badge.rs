@@ -30,6 +30,9 @@ pub enum BadgeError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A transparency setting is not one.
+    #[error(transparent)]
+    Log(#[from] crate::lookup::LogArgsError),
     /// No key to check it under.
     #[error("--badge needs --public-key or --root-key: an image badge is checked under the keys you trust")]
     NoKeys,
@@ -164,7 +167,7 @@ pub fn evaluate(
 ///
 /// The badge cannot be read or fetched, or no key is given.
 pub async fn check_badge(source: &str, trust: &TrustArgs, as_json: bool) -> Result<(), BadgeError> {
-    let keys = trust.keys();
+    let keys = trust.keys()?;
     if keys.is_empty() {
         return Err(BadgeError::NoKeys);
     }

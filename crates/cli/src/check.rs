@@ -80,6 +80,9 @@ pub enum CheckError {
     /// The HTTP client cannot start.
     #[error(transparent)]
     Client(#[from] HttpClientError),
+    /// The trust settings make no verifier.
+    #[error(transparent)]
+    Trust(#[from] crate::lookup::TrustError),
     /// `--badge`'s image cannot be read.
     #[error(transparent)]
     Badge(#[from] crate::badge::BadgeError),

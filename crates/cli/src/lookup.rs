@@ -2,6 +2,7 @@
 //! mode, timeout) that `lookup`, `check` and the MCP server share.
 
 use x402_verdict_core::ed25519_dalek::VerifyingKey;
+use x402_verdict_core::transparency::{LogConfig, LogConfigError, LogSetting, LogSettings};
 use x402_verdict_core::{
     parse_public_key, BaseUrl, BaseUrlError, Endpoint, EndpointError, KeyError, TrustedKeys,
     DEFAULT_TIMEOUT_MS,
@@ -71,6 +72,23 @@ pub struct TrustArgs {
     /// Whole-exchange timeout in milliseconds (1 to 60000).
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = parse_timeout)]
     pub timeout_ms: u32,
+    /// The transparency log's verifier key (`<origin>+<keyid>+<base64>`),
+    /// whose proofs verdicts carry.
+    #[arg(long = "log-key", value_name = "KEY")]
+    pub log_key: Option<String>,
+    /// A witness's verifier key (`<name>+<keyid>+<base64>`, type 0x04),
+    /// whose cosignatures of the log's checkpoints count; repeat for several.
+    #[arg(long = "witness", value_name = "KEY")]
+    pub witnesses: Vec<String>,
+    /// How many of the witnesses must cosign a checkpoint (default: 1 with
+    /// witnesses, else 0).
+    #[arg(long, value_name = "N")]
+    pub witness_quorum: Option<u64>,
+    /// How verdicts' transparency proofs are taken: not read (`off`, the
+    /// default), checked when carried (`if-present`), or needed for a
+    /// positive result (`required`).
+    #[arg(long, value_parser = ["off", "if-present", "required"])]
+    pub transparency: Option<String>,
 }
 
 impl TrustArgs {
@@ -78,16 +96,63 @@ impl TrustArgs {
     ///
     /// # Errors
     ///
-    /// When the HTTP client cannot start.
-    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, HttpClientError> {
-        Verifier::new(base_url, self.keys(), self.strict, self.timeout_ms)
+    /// Transparency settings that are not ones, or the HTTP client cannot start.
+    pub fn verifier(&self, base_url: Option<BaseUrl>) -> Result<Verifier, TrustError> {
+        Ok(Verifier::new(
+            base_url,
+            self.keys()?,
+            self.strict,
+            self.timeout_ms,
+        )?)
     }
 
-    /// The keys trusted: the public keys, with the root keys pinned.
-    pub fn keys(&self) -> TrustedKeys {
+    /// The keys trusted: the public keys, with the root keys pinned, and
+    /// the transparency log whose proofs verdicts must carry.
+    ///
+    /// # Errors
+    ///
+    /// Transparency settings that are not ones (`--log-key`, `--witness`,
+    /// `--witness-quorum`, `--transparency`).
+    pub fn keys(&self) -> Result<TrustedKeys, LogArgsError> {
         let roots = TrustedKeys::from_keys(self.root_keys.iter().copied());
-        TrustedKeys::from_keys(self.public_keys.iter().copied()).with_roots(&roots)
+        let log = LogConfig::from_settings(&LogSettings {
+            log_key: self.log_key.as_deref(),
+            witness_keys: self.witnesses.iter().map(String::as_str).collect(),
+            witness_quorum: self.witness_quorum,
+            transparency: self.transparency.as_deref(),
+        })
+        .map_err(LogArgsError)?;
+        Ok(TrustedKeys::from_keys(self.public_keys.iter().copied())
+            .with_roots(&roots)
+            .with_log(log))
     }
+}
+
+/// A transparency setting that is not one, named by its flag (`--log-key
+/// is not a note verifier key …`).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.line_naming(flag))]
+pub struct LogArgsError(LogConfigError);
+
+/// The flag of a transparency setting.
+fn flag(setting: LogSetting) -> &'static str {
+    match setting {
+        LogSetting::LogKey => "--log-key",
+        LogSetting::WitnessKeys => "--witness",
+        LogSetting::WitnessQuorum => "--witness-quorum",
+        LogSetting::Transparency => "--transparency",
+    }
+}
+
+/// Why a verifier cannot be made from the trust settings.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustError {
+    /// A transparency setting is not one.
+    #[error(transparent)]
+    Log(#[from] LogArgsError),
+    /// The HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] HttpClientError),
 }
 
 /// `--public-key`'s or `--root-key`'s value that is not a key (`the key is not base64`: the
@@ -102,9 +167,9 @@ pub enum LookupError {
     /// The endpoint breaks the protocol's rules.
     #[error(transparent)]
     Endpoint(#[from] EndpointError),
-    /// The HTTP client cannot start.
+    /// The trust settings make no verifier.
     #[error(transparent)]
-    Client(#[from] HttpClientError),
+    Trust(#[from] TrustError),
     /// The result cannot be written as JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),

@@ -13,6 +13,9 @@ pub enum ScanError {
     /// The HTTP client cannot start.
     #[error(transparent)]
     Client(#[from] HttpClientError),
+    /// The trust settings make no verifier.
+    #[error(transparent)]
+    Trust(#[from] crate::lookup::TrustError),
     /// The facilitator's URL is not one.
     #[error("{url}: {}", .rule.as_str())]
     FacilitatorUrl {

@@ -18,8 +18,13 @@
 //!   the guard's policy names, from the core;
 //! - `palette`: the core's `image/palette.rs`, the image badge's marks and
 //!   colours, read from the browser badge's stylesheet (`js/badge.js`).
+//!
+//! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL` prints, for the
+//! consumers' tests, verdict documents signed now with transparency proofs
+//! ([`log_fixture`]).
 
 mod extension_words;
+mod log_fixture;
 mod palette;
 mod python_policy;
 mod types;
@@ -54,8 +59,7 @@ const GENERATED: [(&str, Generated); 5] = [
 ];
 
 /// What a task line that is not one prints, on stderr.
-const USAGE: &str =
-    "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>";
+const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>\n       cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL";
 
 /// An ES module: a first line naming the `generate` task that wrote it,
 /// then `export const NAME = <JSON>;` for each of `constants`.
@@ -71,6 +75,16 @@ fn es_module(task: &str, constants: &[(&str, serde_json::Value)]) -> String {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [task, chain, pay_to, resource_url] = &args[..] {
+        if task == "log-fixture" {
+            let endpoint = [chain.clone(), pay_to.clone(), resource_url.clone()];
+            println!(
+                "{}",
+                log_fixture::fixture(&endpoint, std::time::SystemTime::now())
+            );
+            return ExitCode::SUCCESS;
+        }
+    }
     let file = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["generate", name] => GENERATED
             .iter()

@@ -1,0 +1,268 @@
+//! `lookup`, `check` and `scan` configured with a transparency log
+//! (`--log-key`, `--witness`, `--witness-quorum`, `--transparency`), reading
+//! verdicts signed now with their proofs (`cargo xtask log-fixture`), served
+//! from a loopback server, one base URL per case: under `required` a proven
+//! verdict reads human-backed; a verdict signed outside the log (its
+//! signature valid), a tampered proof, a proof for another entry, a
+//! checkpoint of another log and too few cosignatures each read unknown
+//! with the rule's reason; under `off` every output is what it is without
+//! the settings, byte for byte.
+
+mod support;
+
+use axum::http::{header, Uri};
+use axum::response::IntoResponse;
+use axum::Router;
+use serde_json::{json, Value};
+use support::*;
+
+const RESOURCE: &str = "https://api.example.com/logged";
+
+/// The fixture: keys, and one document per case.
+fn fixture() -> Value {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["xtask", "log-fixture", CHAIN, PAY_TO, RESOURCE])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the fixture is JSON")
+}
+
+/// A loopback service answering, under `/<case>/`, the case's document.
+async fn serve(documents: Value) -> String {
+    let app = Router::new().fallback(move |uri: Uri| {
+        let case = uri.path().split('/').nth(1).unwrap_or_default().to_owned();
+        let document = documents.get(&case).cloned();
+        async move {
+            match document {
+                Some(document) => (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    document.to_string(),
+                )
+                    .into_response(),
+                None => axum::http::StatusCode::NOT_FOUND.into_response(),
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+/// The transparency flags of `fixture` under `policy` and `quorum`.
+fn log_flags(fixture: &Value, policy: &str, quorum: &str) -> Vec<String> {
+    let mut flags = vec![
+        "--log-key".into(),
+        fixture["logKey"].as_str().unwrap().into(),
+    ];
+    for key in fixture["witnessKeys"].as_array().unwrap() {
+        flags.extend(["--witness".into(), key.as_str().unwrap().into()]);
+    }
+    flags.extend([
+        "--witness-quorum".into(),
+        quorum.into(),
+        "--transparency".into(),
+        policy.into(),
+    ]);
+    flags
+}
+
+/// `lookup` of the case's document with `extra` flags: its exit code and output.
+async fn lookup_case(base: &str, case: &str, key: &str, extra: &[String]) -> (i32, String) {
+    let base = format!("{base}/{case}");
+    let mut args = lookup_args(&base, RESOURCE, &[key]);
+    args.extend(extra.iter().map(String::as_str));
+    let (code, out, err) = run(&args).await;
+    assert_eq!(code, 0, "{case}: {err}");
+    (code, out)
+}
+
+#[tokio::test]
+async fn lookup_reads_each_case_under_the_log_and_off_changes_nothing() {
+    let fixture = fixture();
+    let base = serve(fixture["documents"].clone()).await;
+    let key = fixture["publicKey"].as_str().unwrap();
+    let cases = [
+        ("proven", "1", None),
+        (
+            "signedOutsideTheLog",
+            "1",
+            Some(("no_transparency_proof", "no transparency proof")),
+        ),
+        (
+            "tampered",
+            "1",
+            Some(("bad_inclusion_proof", "bad inclusion proof")),
+        ),
+        (
+            "anotherEntry",
+            "1",
+            Some(("log_entry_mismatch", "log entry does not match the verdict")),
+        ),
+        (
+            "anotherLog",
+            "1",
+            Some((
+                "checkpoint_not_signed_by_log",
+                "checkpoint not signed by the log",
+            )),
+        ),
+        (
+            "proven",
+            "2",
+            Some((
+                "too_few_cosignatures",
+                "fewer witness cosignatures than the quorum",
+            )),
+        ),
+    ];
+    for (case, quorum, refused) in cases {
+        let json = |flags: Vec<String>| [flags, vec!["--json".into()]].concat();
+        let (_, out) = lookup_case(
+            &base,
+            case,
+            key,
+            &json(log_flags(&fixture, "required", quorum)),
+        )
+        .await;
+        let read: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(read["signature"], "valid", "{case}: {out}");
+        assert_eq!(read["outcome"], "human_backed", "{case}: {out}");
+        match refused {
+            None => assert_eq!(read["state"], "human-backed", "{case}: {out}"),
+            Some((reason, detail)) => {
+                assert_eq!(read["state"], "unknown", "{case}: {out}");
+                assert_eq!(read["reason"], reason, "{case}: {out}");
+                assert_eq!(read["detail"], detail, "{case}: {out}");
+            }
+        }
+        // Under `off`, and under `if-present` without a proof, the output
+        // is today's, byte for byte, as JSON and as text.
+        for format in [json(vec![]), vec![]] {
+            let (_, plain) = lookup_case(&base, case, key, &format).await;
+            let off = [log_flags(&fixture, "off", quorum), format.clone()].concat();
+            assert_eq!(lookup_case(&base, case, key, &off).await.1, plain, "{case}");
+            if case == "signedOutsideTheLog" {
+                let if_present = [log_flags(&fixture, "if-present", quorum), format].concat();
+                assert_eq!(lookup_case(&base, case, key, &if_present).await.1, plain);
+            }
+        }
+    }
+    // The text line names the reason; the JSON's detail says it in words.
+    let (_, line) = lookup_case(
+        &base,
+        "signedOutsideTheLog",
+        key,
+        &log_flags(&fixture, "required", "1"),
+    )
+    .await;
+    assert!(line.contains("reason no_transparency_proof."), "{line}");
+}
+
+#[tokio::test]
+async fn check_reads_each_option_under_the_log() {
+    let fixture = fixture();
+    let base = serve(fixture["documents"].clone()).await;
+    let key = fixture["publicKey"].as_str().unwrap();
+    let dir = scratch("transparency-check");
+    let challenge = dir.join("challenge.json");
+    let body = json!({"x402Version": 1, "error": "X-PAYMENT header is required",
+        "accepts": [{"scheme": "exact", "network": "base", "maxAmountRequired": "2500",
+            "resource": RESOURCE, "description": "Logged data", "mimeType": "application/json",
+            "payTo": PAY_TO, "maxTimeoutSeconds": 300, "asset": "0x833589fCD6eDb6E08f4c3C32D87b6E6e62A5dD13",
+            "extra": {"name": "USD Coin", "version": "2"}}]});
+    std::fs::write(&challenge, body.to_string()).unwrap();
+    let check = |case: &str, flags: Vec<String>| {
+        let mut args: Vec<String> = [
+            "check",
+            "--from-file",
+            challenge.to_str().unwrap(),
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec();
+        args.extend([
+            "--base-url".into(),
+            format!("{base}/{case}"),
+            "--public-key".into(),
+            key.into(),
+        ]);
+        args.extend(flags);
+        async move {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, out, err) = run(&args).await;
+            assert_eq!(code, 0, "{err}");
+            out
+        }
+    };
+    for (case, expected) in [
+        ("proven", "human-backed"),
+        ("signedOutsideTheLog", "unknown"),
+    ] {
+        let out = check(case, log_flags(&fixture, "required", "1")).await;
+        assert!(
+            out.contains(&format!("\"state\":\"{expected}\"")),
+            "{case}: {out}"
+        );
+        assert!(out.contains("\"signature\":\"valid\""), "{case}: {out}");
+        assert_eq!(
+            check(case, log_flags(&fixture, "off", "1")).await,
+            check(case, vec![]).await,
+            "{case}: off changes nothing"
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_transparency_settings_are_refused_with_one_line() {
+    let fixture = fixture();
+    let log = fixture["logKey"].as_str().unwrap();
+    let witness = fixture["witnessKeys"][0].as_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--log-key", "nope"],
+            "--log-key is not a note verifier key <origin>+<keyid>+<base64> whose keyid matches",
+        ),
+        (
+            &["--log-key", witness],
+            "--log-key is a witness's cosignature key (type 0x04), not a log's",
+        ),
+        (
+            &[
+                "--log-key",
+                log,
+                "--witness",
+                witness,
+                "--witness-quorum",
+                "2",
+            ],
+            "--witness-quorum is more than the witnesses given",
+        ),
+        (
+            &["--transparency", "required"],
+            "--transparency needs the log's key",
+        ),
+        (
+            &["--log-key", log, "--witness", log],
+            "--witness holds a log's note key (type 0x01), not a witness's",
+        ),
+    ];
+    for (flags, expected) in cases {
+        let mut args = lookup_args("http://127.0.0.1:9", RESOURCE, &[]);
+        args.extend(flags);
+        let (code, out, err) = run(&args).await;
+        assert_eq!((code, out.as_str()), (2, ""), "{flags:?}");
+        assert_eq!(err, format!("x402-verdict: {expected}\n"), "{flags:?}");
+    }
+    let mut args = lookup_args("http://127.0.0.1:9", RESOURCE, &[]);
+    args.extend(["--transparency", "always"]);
+    let (code, _, err) = run(&args).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("off, if-present, required"), "{err}");
+}
