@@ -13,8 +13,13 @@ mod support;
 use axum::http::{header, Uri};
 use axum::response::IntoResponse;
 use axum::Router;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use support::*;
+use tokio::process::Command;
 
 const RESOURCE: &str = "https://api.example.com/logged";
 
@@ -265,4 +270,133 @@ async fn bad_transparency_settings_are_refused_with_one_line() {
     let (code, _, err) = run(&args).await;
     assert_eq!(code, 2);
     assert!(err.contains("off, if-present, required"), "{err}");
+}
+
+/// An MCP server over stdio against `base`, trusting `key`, with the
+/// environment `env` besides.
+async fn mcp(base: &str, key: &str, env: &[(&str, String)]) -> RunningService<RoleClient, ()> {
+    let command = Command::new(BIN).configure(|cmd| {
+        cmd.arg("mcp")
+            .env_remove("VERIFICATION_ROOT_KEY")
+            .env("VERIFICATION_BASE_URL", base)
+            .env("VERIFICATION_PUBLIC_KEY", key)
+            .env("RUST_LOG", "error");
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+    });
+    ().serve(TokioChildProcess::new(command).unwrap())
+        .await
+        .expect("initialize")
+}
+
+/// `lookup_verdict`'s structured result for the logged resource.
+async fn mcp_lookup(client: &RunningService<RoleClient, ()>) -> Value {
+    let args = json!({ "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": RESOURCE });
+    let params = CallToolRequestParams::new("lookup_verdict")
+        .with_arguments(args.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.expect("tools/call");
+    result.structured_content.unwrap()
+}
+
+/// The MCP server's transparency variables for `fixture`.
+fn log_env(fixture: &Value, policy: &str, quorum: &str) -> Vec<(&'static str, String)> {
+    let witnesses: Vec<&str> = fixture["witnessKeys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    vec![
+        (
+            "VERIFICATION_LOG_KEY",
+            fixture["logKey"].as_str().unwrap().into(),
+        ),
+        ("VERIFICATION_WITNESS_KEYS", witnesses.join(", ")),
+        ("VERIFICATION_WITNESS_QUORUM", quorum.into()),
+        ("VERIFICATION_TRANSPARENCY", policy.into()),
+    ]
+}
+
+#[tokio::test]
+async fn the_mcp_server_reads_each_case_under_the_log() {
+    let fixture = fixture();
+    let base = serve(fixture["documents"].clone()).await;
+    let key = fixture["publicKey"].as_str().unwrap();
+    let cases = [
+        ("proven", "1", "human-backed", None),
+        (
+            "signedOutsideTheLog",
+            "1",
+            "unknown",
+            Some("no_transparency_proof"),
+        ),
+        ("tampered", "1", "unknown", Some("bad_inclusion_proof")),
+        ("anotherEntry", "1", "unknown", Some("log_entry_mismatch")),
+        (
+            "anotherLog",
+            "1",
+            "unknown",
+            Some("checkpoint_not_signed_by_log"),
+        ),
+        ("proven", "2", "unknown", Some("too_few_cosignatures")),
+    ];
+    for (case, quorum, state, reason) in cases {
+        let base = format!("{base}/{case}");
+        let agent = mcp(&base, key, &log_env(&fixture, "required", quorum)).await;
+        let read = mcp_lookup(&agent).await;
+        assert_eq!(read["state"], state, "{case}: {read}");
+        assert_eq!(read["signature"], "valid", "{case}: {read}");
+        assert_eq!(
+            read.get("reason").and_then(Value::as_str),
+            reason,
+            "{case}: {read}"
+        );
+        agent.cancel().await.unwrap();
+        // Under `off`, the structured result is today's.
+        let off = mcp(&base, key, &log_env(&fixture, "off", quorum)).await;
+        let plain = mcp(&base, key, &[]).await;
+        assert_eq!(mcp_lookup(&off).await, mcp_lookup(&plain).await, "{case}");
+        off.cancel().await.unwrap();
+        plain.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_bad_transparency_variable_stops_the_mcp_server_with_one_line() {
+    let fixture = fixture();
+    let witness = fixture["witnessKeys"][0].as_str().unwrap();
+    let cases = [
+        (
+            vec![("VERIFICATION_TRANSPARENCY", "always")],
+            "VERIFICATION_TRANSPARENCY must be off, if-present or required",
+        ),
+        (
+            vec![("VERIFICATION_LOG_KEY", witness)],
+            "VERIFICATION_LOG_KEY is a witness's cosignature key (type 0x04), not a log's",
+        ),
+        (
+            vec![("VERIFICATION_WITNESS_QUORUM", "two")],
+            "VERIFICATION_WITNESS_QUORUM must be a whole number",
+        ),
+        (
+            vec![("VERIFICATION_WITNESS_KEYS", witness)],
+            "VERIFICATION_WITNESS_KEYS needs the log's key",
+        ),
+    ];
+    for (env, expected) in cases {
+        let mut command = std::process::Command::new(BIN);
+        command
+            .arg("mcp")
+            .env("VERIFICATION_BASE_URL", "http://127.0.0.1:9");
+        for (name, value) in &env {
+            command.env(name, value);
+        }
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{env:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("x402-verdict: {expected}\n")
+        );
+    }
 }

@@ -32,6 +32,9 @@ use x402_verdict_core::{
 
 use x402_verdict_consumer::challenge::look_up;
 use x402_verdict_consumer::{parse_timeout, HttpClientError, TimeoutArgError, Verifier};
+use x402_verdict_core::transparency::{
+    parse_quorum, LogConfig, LogConfigError, LogSetting, LogSettings,
+};
 use x402_verdict_http::host::HostError;
 
 /// Every revision spoken, oldest first: 2024-11-05, 2025-03-26, 2025-06-18,
@@ -72,6 +75,21 @@ pub enum McpConfigError {
     /// `VERIFICATION_STRICT` is neither 1 nor 0.
     #[error("VERIFICATION_STRICT must be 1 (strict) or 0")]
     Strict,
+    /// A transparency variable (`VERIFICATION_LOG_KEY`,
+    /// `VERIFICATION_WITNESS_KEYS`, `VERIFICATION_WITNESS_QUORUM`,
+    /// `VERIFICATION_TRANSPARENCY`) is not a setting.
+    #[error("{}", .0.line_naming(log_variable))]
+    Log(LogConfigError),
+}
+
+/// The environment variable of a transparency setting.
+fn log_variable(setting: LogSetting) -> &'static str {
+    match setting {
+        LogSetting::LogKey => "VERIFICATION_LOG_KEY",
+        LogSetting::WitnessKeys => "VERIFICATION_WITNESS_KEYS",
+        LogSetting::WitnessQuorum => "VERIFICATION_WITNESS_QUORUM",
+        LogSetting::Transparency => "VERIFICATION_TRANSPARENCY",
+    }
 }
 
 /// Why the MCP server stops with an error.
@@ -142,7 +160,9 @@ pub struct McpConfig {
 
 impl McpConfig {
     /// Reads `VERIFICATION_BASE_URL`, `VERIFICATION_PUBLIC_KEY`, `VERIFICATION_ROOT_KEY`,
-    /// `VERIFICATION_TIMEOUT_MS` and `VERIFICATION_STRICT` through `var`.
+    /// `VERIFICATION_TIMEOUT_MS`, `VERIFICATION_STRICT` and the transparency
+    /// log's `VERIFICATION_LOG_KEY`, `VERIFICATION_WITNESS_KEYS` (comma-separated),
+    /// `VERIFICATION_WITNESS_QUORUM` and `VERIFICATION_TRANSPARENCY` through `var`.
     ///
     /// # Errors
     ///
@@ -161,6 +181,25 @@ impl McpConfig {
                 keys.with_roots(&TrustedKeys::from_comma_list(&v).map_err(McpConfigError::RootKey)?)
             }
         };
+        let (log_key, witnesses) = (
+            var("VERIFICATION_LOG_KEY"),
+            var("VERIFICATION_WITNESS_KEYS"),
+        );
+        let policy = var("VERIFICATION_TRANSPARENCY");
+        let witness_quorum = var("VERIFICATION_WITNESS_QUORUM")
+            .map(|v| parse_quorum(&v))
+            .transpose()
+            .map_err(McpConfigError::Log)?;
+        let log = LogConfig::from_settings(&LogSettings {
+            log_key: log_key.as_deref(),
+            witness_keys: witnesses
+                .as_deref()
+                .map_or(vec![], |v| v.split(',').collect()),
+            witness_quorum,
+            transparency: policy.as_deref(),
+        })
+        .map_err(McpConfigError::Log)?;
+        let keys = keys.with_log(log);
         let timeout_ms = match var("VERIFICATION_TIMEOUT_MS") {
             None => DEFAULT_TIMEOUT_MS,
             Some(v) => parse_timeout(v.trim()).map_err(McpConfigError::Timeout)?,
