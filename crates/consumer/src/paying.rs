@@ -31,14 +31,14 @@ impl Verifier {
         let mut lookup = self.lookup(endpoint);
         if let Some(text) = stapled {
             let keys = self.answer(keys_url.clone()).await;
-            lookup.keys = published(&keys);
+            lookup.keys = published(&keys).with_log(self.keys.log().cloned());
             if let Some(result) = lookup.evaluate_inlined(text, now()) {
                 return (result, Source::Stapled);
             }
         }
         let verdict_url = base_url.verdict_url(&lookup.endpoint);
         let (verdict, keys) = join(self.answer(verdict_url), self.answer(keys_url)).await;
-        lookup.keys = published(&keys);
+        lookup.keys = published(&keys).with_log(self.keys.log().cloned());
         (judge(&lookup, &verdict), Source::Fetched)
     }
 }

@@ -160,6 +160,40 @@ async fn without_keys_a_staple_costs_the_keys_document_once() {
     assert_eq!(verdicts.load(Ordering::SeqCst), 1);
 }
 
+/// The keys the service publishes stand in for the configured ones, and
+/// the transparency log stays: a verdict with no proof reads unknown under
+/// `required`, fetched or stapled, its signature valid.
+#[tokio::test]
+async fn without_keys_the_published_keys_keep_the_transparency_log() {
+    use x402_verdict_core::transparency::{KeyKind, LogConfig, LogSettings, NoteKey};
+    use x402_verdict_core::Reason;
+    let log_key = NoteKey::new("log.example", KeyKind::Note, key().verifying_key())
+        .unwrap()
+        .to_text();
+    let log = LogConfig::from_settings(&LogSettings {
+        log_key: Some(&log_key),
+        transparency: Some("required"),
+        ..LogSettings::default()
+    })
+    .unwrap();
+    let (base, _, _) = publishing(signed("human_backed", 0, &key()), &key());
+    let keys = TrustedKeys::none().with_log(log);
+    let verifier = Verifier::new(Some(base), keys, false, 5000).unwrap();
+    let good = signed("human_backed", 0, &key());
+    for stapled in [None, Some(good.as_str())] {
+        let (result, _) = verifier.check_paying(endpoint(), stapled).await;
+        assert_eq!(
+            (result.state, result.reason, result.signature),
+            (
+                State::Unknown,
+                Some(Reason::NoTransparencyProof),
+                SignatureStatus::Valid
+            ),
+            "{stapled:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_seller_staples_at_once_what_it_keeps_and_fetches_the_rest_behind() {
     let (base, verdicts, _) = publishing(signed("human_backed", 0, &key()), &key());

@@ -29,6 +29,7 @@ use values::{endpoint_of, given, invalid, keys_value, result_dict, text, value_e
 
 mod extension;
 mod guard;
+mod log;
 mod values;
 
 /// The runtime every lookup runs on, created at the first lookup: one
@@ -113,20 +114,29 @@ impl Verifier {
     /// `unknown`, outcome `no_service`), trusting `public_keys` (base64
     /// Ed25519 keys) and the keys certified under `root_keys` (the
     /// service's pinned root keys), with a whole-exchange timeout and
-    /// strict mode. It
+    /// strict mode; under `transparency` (`off`, the default; `if-present`;
+    /// `required`), reading the proofs verdicts carry that their statement
+    /// is in the log of `log_key`, cosigned by `witness_quorum` of
+    /// `witness_keys`. It
     /// keeps each answer as long as the service's `Cache-Control` allows
     /// (at most an hour), as the badge and the npm package do.
     #[new]
     #[pyo3(
-        signature = (base_url=None, public_keys=None, timeout_ms=None, strict=None, root_keys=None),
-        text_signature = "(base_url=None, public_keys=None, timeout_ms=3000, strict=False, root_keys=None)"
+        signature = (base_url=None, public_keys=None, timeout_ms=None, strict=None, root_keys=None,
+            log_key=None, witness_keys=None, witness_quorum=None, transparency=None),
+        text_signature = "(base_url=None, public_keys=None, timeout_ms=3000, strict=False, root_keys=None, log_key=None, witness_keys=None, witness_quorum=None, transparency='off')"
     )]
+    #[expect(clippy::too_many_arguments, reason = "Python's keyword arguments")]
     fn new(
         base_url: Option<&Bound<'_, PyAny>>,
         public_keys: Option<&Bound<'_, PyAny>>,
         timeout_ms: Option<&Bound<'_, PyAny>>,
         strict: Option<&Bound<'_, PyAny>>,
         root_keys: Option<&Bound<'_, PyAny>>,
+        log_key: Option<&Bound<'_, PyAny>>,
+        witness_keys: Option<&Bound<'_, PyAny>>,
+        witness_quorum: Option<&Bound<'_, PyAny>>,
+        transparency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let base_url = given(base_url)
             .map(|value| match text(value) {
@@ -141,7 +151,13 @@ impl Verifier {
                 .map_err(|e| value_error(&invalid(name, OptionRule::Keys(e)))),
         };
         let keys = configured(public_keys, "public_keys")?
-            .with_roots(&configured(root_keys, "root_keys")?);
+            .with_roots(&configured(root_keys, "root_keys")?)
+            .with_log(log::config([
+                log_key,
+                witness_keys,
+                witness_quorum,
+                transparency,
+            ])?);
         let timeout_ms = match given(timeout_ms) {
             None => DEFAULT_TIMEOUT_MS,
             Some(value) => Some(value)

@@ -33,6 +33,10 @@ class Verifier:
         timeout_ms: int = 3000,
         strict: bool = False,
         root_keys: Optional[Union[str, Sequence[str]]] = None,
+        log_key: Optional[str] = None,
+        witness_keys: Optional[Union[str, Sequence[str]]] = None,
+        witness_quorum: Optional[int] = None,
+        transparency: Literal["off", "if-present", "required"] = "off",
     ) -> None: ...
     def lookup_verdict(self, chain: str, pay_to: str, resource_url: str) -> VerdictResult: ...
     def endpoint_status(self, chain: str, pay_to: str, resource_url: str) -> VerdictResult: ...
