@@ -220,10 +220,12 @@ fn with_published<R>(
                 }
             }
         };
-        let keys = &mut published[at].2;
-        std::mem::swap(&mut lookup.keys, keys);
+        // The published keys stand in for the configured ones, which keep
+        // the transparency log the lookup reads proofs under.
+        let keys = published[at].2.clone().with_log(lookup.keys.log().cloned());
+        let configured = std::mem::replace(&mut lookup.keys, keys);
         let result = judge(lookup);
-        std::mem::swap(&mut lookup.keys, keys);
+        lookup.keys = configured;
         result
     })
 }

@@ -29,6 +29,7 @@ async function decide(engine, settings, paymentRequired, requirement, fetched, v
     rootKey: settings.rootKey,
     timeoutMs: settings.timeoutMs,
     strict: settings.strict,
+    ...settings.log,
     chain: requirement.network,
     payTo: requirement.payTo,
     // v2 declares the resource once; v1 on each option.
@@ -54,12 +55,14 @@ async function decide(engine, settings, paymentRequired, requirement, fetched, v
 /** Guards `client` (an x402Client) with the wasm's `engine` (checkPayment, checkPolicy); returns it. */
 export function guardWith(engine, client, options = {}) {
   const { policy, onVerdict, baseUrl, publicKey, rootKey, timeoutMs, strict, httpClient } = options;
+  const { logKey, witnessKeys, witnessQuorum, transparency } = options;
   const custom = typeof policy === "function";
   // None: the core's default policy.
   const name = custom ? "function" : policy === undefined ? undefined : String(policy);
   const problem = custom ? undefined : engine.checkPolicy(name);
   if (problem) throw new TypeError(problem);
-  const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, rootKey, timeoutMs, strict };
+  const log = { logKey, witnessKeys, witnessQuorum, transparency };
+  const settings = { policy, custom, name, onVerdict, baseUrl, publicKey, rootKey, timeoutMs, strict, log };
   /** Each accepted option's decision, by the option object the client selects among. */
   const decisions = new WeakMap();
   /** The URL fetched for each PaymentRequired, where an x402HTTPClient tells it. */

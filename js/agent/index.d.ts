@@ -4,11 +4,31 @@ import type { LookupOptions, PolicyName, VerdictResult } from "./x402_verdict.js
 
 export type { LookupOptions, VerdictResult };
 
+/**
+ * The transparency log whose proofs verdicts carry (docs/protocol.md, The
+ * rule): read by this package's lookups, the guard and the seller's cache,
+ * never by a badge.
+ */
+export interface TransparencyOptions {
+  /** The log's verifier key, `<origin>+<keyid>+<base64>`. */
+  logKey?: string;
+  /** The witnesses' verifier keys (type 0x04). */
+  witnessKeys?: string[];
+  /** How many of the witnesses must cosign a checkpoint (default 1 with witnesses, else 0). */
+  witnessQuorum?: number;
+  /**
+   * `"off"` (default): proofs not read, results unchanged; `"if-present"`: a
+   * carried proof is checked; `"required"`: a human-backed verdict without a
+   * valid proof reads `unknown` (reason `no_transparency_proof`, …).
+   */
+  transparency?: "off" | "if-present" | "required";
+}
+
 /** Looks one endpoint up; resolves to the MCP `lookup_verdict` tool's structured result. Never rejects. */
-export function lookupVerdict(options: LookupOptions): Promise<VerdictResult>;
+export function lookupVerdict(options: LookupOptions & TransparencyOptions): Promise<VerdictResult>;
 
 /** Looks one endpoint up; resolves to the MCP `endpoint_status` tool's structured result (the same). Never rejects. */
-export function endpointStatus(options: LookupOptions): Promise<VerdictResult>;
+export function endpointStatus(options: LookupOptions & TransparencyOptions): Promise<VerdictResult>;
 
 /** One accepted payment option, as the x402 client sees it (v2 or v1). */
 export interface PaymentRequirement {
@@ -27,7 +47,7 @@ export type PolicyFunction = (
 ) => boolean | { abort: true; reason: string } | Promise<boolean | { abort: true; reason: string }>;
 
 /** The guard's options: `timeoutMs` and `strict` as a lookup's. */
-export interface GuardOptions extends Pick<LookupOptions, "timeoutMs" | "strict"> {
+export interface GuardOptions extends Pick<LookupOptions, "timeoutMs" | "strict">, TransparencyOptions {
   /** The verification service's base URL (absolute http(s)). Absent: every lookup reads `unknown`. */
   baseUrl?: string;
   /**

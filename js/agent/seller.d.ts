@@ -1,5 +1,6 @@
 // Types of the package's seller module (seller.js).
 import type { LookupOptions } from "./x402_verdict.js";
+import type { TransparencyOptions } from "./index.js";
 
 export type { FetchedVerdict } from "./x402_verdict.js";
 
@@ -11,7 +12,7 @@ export interface Endpoint {
 }
 
 /** What every verdict the seller fetches is checked against, and how it is asked for (`timeoutMs`: each request's, as a lookup's). */
-export interface ServiceOptions extends Pick<LookupOptions, "timeoutMs"> {
+export interface ServiceOptions extends Pick<LookupOptions, "timeoutMs">, TransparencyOptions {
   /** The verification service's base URL (absolute http(s)). */
   baseUrl: string;
   /** Trusted keys: one base64 Ed25519 key or a list of them (the badge needs them, or `rootKey`, to take an inlined verdict). */

@@ -51,13 +51,13 @@ const keyOf = ({ chain, payTo, resourceUrl }) => JSON.stringify([chain, payTo, r
  * resolves to the same once an answer is in.
  * @param {Partial<import("./seller.js").ServiceOptions>} [options] (seller.d.ts: baseUrl is required)
  */
-export function verdictCache({ baseUrl, publicKey, rootKey, strict = true, timeoutMs } = {}) {
+export function verdictCache({ baseUrl, publicKey, rootKey, strict = true, timeoutMs, logKey, witnessKeys, witnessQuorum, transparency } = {}) {
   const most = engine.maxKeptVerdicts();
   /** By endpoint key, least recently asked first: { endpoint, verdict, freshUntil, staleUntil, asked, pending, timer }. */
   const kept = new Map();
   /** By endpoint key, the request in flight. */
   const inFlight = new Map();
-  const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, rootKey, strict, timeoutMs, chain, payTo, resourceUrl });
+  const optionsOf = ({ chain, payTo, resourceUrl }) => ({ baseUrl, publicKey, rootKey, strict, timeoutMs, logKey, witnessKeys, witnessQuorum, transparency, chain, payTo, resourceUrl });
 
   /**
    * Fetches the entry's verdict anew; keeps the old one within its stale

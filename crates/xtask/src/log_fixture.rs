@@ -1,12 +1,13 @@
-//! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL`: verdict documents
+//! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]`: verdict documents
 //! about one endpoint, signed now, with the transparency proofs (or none)
 //! each case of docs/protocol.md's rule needs, for the consumers' tests,
 //! which serve them from a loopback server (the vectors of
 //! `crates/core/tests/vectors/transparency/proofs.json` are signed at a
 //! fixed time, long overdue by a consumer's clock).
 //!
-//! The log holds five statements; the endpoint's verdict is entry 2, the
-//! others are about sibling resources (`RESOURCE_URL` and `/sibling-N`).
+//! The log holds `SIZE` entries (5 unless given, at least 4); the
+//! endpoint's statement is entry 2, the others stand for other verdicts
+//! (their leaves hash `sibling N`).
 //! Its checkpoint is signed by the log and cosigned by the first of two
 //! witnesses. The output is one JSON object: the signing key, the log's
 //! and the witnesses' verifier keys, another log's key, and the documents
@@ -29,8 +30,9 @@ use x402_verdict_core::{encode_base64, sign_verdict_carrying, Timestamp};
 const ORIGIN: &str = "log.verdicts.test";
 /// The entry of the endpoint's statement.
 const INDEX: u64 = 2;
-/// How many statements the log holds.
-const SIZE: u64 = 5;
+/// The fewest entries a fixture's log holds: the endpoint's and the
+/// next, whose proof another case carries.
+pub const MIN_SIZE: u64 = 4;
 
 /// The key of one byte repeated: every key of the fixture is fixed.
 fn key(seed: u8) -> SigningKey {
@@ -42,31 +44,29 @@ fn verifier(name: &str, kind: KeyKind, seed: u8) -> NoteKey {
     NoteKey::new(name, kind, key(seed).verifying_key()).expect("a key name")
 }
 
-/// The `verdict` object of entry `i`: the endpoint's own at [`INDEX`].
-fn verdict(endpoint: &[String; 3], i: u64, now: SystemTime) -> Object {
-    let resource = if i == INDEX {
-        endpoint[2].clone()
-    } else {
-        format!("{}/sibling-{i}", endpoint[2])
-    };
+/// The endpoint's `verdict` object, signed at `now`.
+fn verdict(endpoint: &[String; 3], now: SystemTime) -> Object {
     let at = |ago: u64| Timestamp::from_system_time(now - Duration::from_secs(ago)).to_rfc3339();
     let verdict = json!({"v": 1, "chain": endpoint[0], "payTo": endpoint[1],
-        "resourceUrl": resource, "outcome": "human_backed", "assuranceLevel": "G",
+        "resourceUrl": endpoint[2], "outcome": "human_backed", "assuranceLevel": "G",
         "verifiedAt": at(3600), "recheckEveryHours": 24, "issuedAt": at(0)});
     Object::parse(verdict.to_string().as_bytes()).expect("a verdict object")
 }
 
-/// The fixture for `endpoint` (chain, payTo, resourceUrl), signed at `now`.
-pub fn fixture(endpoint: &[String; 3], now: SystemTime) -> Value {
-    let verdicts: Vec<Object> = (0..SIZE).map(|i| verdict(endpoint, i, now)).collect();
-    let leaves = verdicts
-        .iter()
-        .map(|v| leaf_hash(entry(v).expect("a statement").as_bytes()));
-    let tree = Tree::from_leaves(leaves);
+/// The fixture for `endpoint` (chain, payTo, resourceUrl), signed at
+/// `now`, in a log of `size` entries (at least [`MIN_SIZE`]).
+pub fn fixture(endpoint: &[String; 3], now: SystemTime, size: u64) -> Value {
+    let verdict = verdict(endpoint, now);
+    let leaf = |i: u64| match i {
+        INDEX => leaf_hash(entry(&verdict).expect("a statement").as_bytes()),
+        _ => leaf_hash(format!("sibling {i}").as_bytes()),
+    };
+    let tree = Tree::from_leaves((0..size.max(MIN_SIZE)).map(leaf));
+    let size = tree.size();
     let text = Checkpoint {
         origin: ORIGIN.into(),
-        size: SIZE,
-        root: tree.root(SIZE).expect("the tree's root"),
+        size,
+        root: tree.root(size).expect("the tree's root"),
         extensions: vec![],
     }
     .to_text();
@@ -81,12 +81,8 @@ pub fn fixture(endpoint: &[String; 3], now: SystemTime) -> Value {
     };
     let proof = |i: u64, log: u8| LogProof {
         index: i,
-        leaf: leaf_hash(
-            entry(&verdicts[i as usize])
-                .expect("a statement")
-                .as_bytes(),
-        ),
-        hashes: tree.inclusion_proof(i, SIZE).expect("a proof"),
+        leaf: leaf(i),
+        hashes: tree.inclusion_proof(i, size).expect("a proof"),
         checkpoint: signed_by(log),
     };
     let mut tampered = proof(INDEX, 21);
@@ -96,8 +92,8 @@ pub fn fixture(endpoint: &[String; 3], now: SystemTime) -> Value {
         if let Some(proof) = proof {
             carried.insert(LOG_PROOF_MEMBER, proof.to_text().as_str().into());
         }
-        let text = sign_verdict_carrying(verdicts[INDEX as usize].clone(), &key(11), &carried)
-            .expect("a signed verdict");
+        let text =
+            sign_verdict_carrying(verdict.clone(), &key(11), &carried).expect("a signed verdict");
         serde_json::from_str::<Value>(&text).expect("JSON")
     };
     json!({

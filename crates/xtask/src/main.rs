@@ -19,7 +19,7 @@
 //! - `palette`: the core's `image/palette.rs`, the image badge's marks and
 //!   colours, read from the browser badge's stylesheet (`js/badge.js`).
 //!
-//! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL` prints, for the
+//! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]` prints, for the
 //! consumers' tests, verdict documents signed now with transparency proofs
 //! ([`log_fixture`]).
 
@@ -59,7 +59,7 @@ const GENERATED: [(&str, Generated); 5] = [
 ];
 
 /// What a task line that is not one prints, on stderr.
-const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>\n       cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL";
+const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>\n       cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]";
 
 /// An ES module: a first line naming the `generate` task that wrote it,
 /// then `export const NAME = <JSON>;` for each of `constants`.
@@ -75,13 +75,16 @@ fn es_module(task: &str, constants: &[(&str, serde_json::Value)]) -> String {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [task, chain, pay_to, resource_url] = &args[..] {
-        if task == "log-fixture" {
+    if let [task, chain, pay_to, resource_url, size @ ..] = &args[..] {
+        let size = match size {
+            [] => Some(log_fixture::MIN_SIZE + 1),
+            [size] => size.parse().ok(),
+            _ => None,
+        };
+        if let (true, Some(size)) = (task == "log-fixture", size) {
             let endpoint = [chain.clone(), pay_to.clone(), resource_url.clone()];
-            println!(
-                "{}",
-                log_fixture::fixture(&endpoint, std::time::SystemTime::now())
-            );
+            let now = std::time::SystemTime::now();
+            println!("{}", log_fixture::fixture(&endpoint, now, size));
             return ExitCode::SUCCESS;
         }
     }
