@@ -140,8 +140,18 @@ pub fn badge_about<'a>(
 /// `storage.managed`): an object with these members.
 pub const SETTINGS_KEY: &str = "settings";
 
-/// The settings' members: the lookup options of the same names.
-pub const SETTINGS_MEMBERS: [&str; 4] = ["baseUrl", "publicKey", "rootKey", "strict"];
+/// The settings' members: the lookup options of the same names, the
+/// transparency log's among them (docs/protocol.md, "The rule").
+pub const SETTINGS_MEMBERS: [&str; 8] = [
+    "baseUrl",
+    "publicKey",
+    "rootKey",
+    "strict",
+    "logKey",
+    "witnessKeys",
+    "witnessQuorum",
+    "transparency",
+];
 
 /// Whether settings, each member read by `read`, configure lookups as the
 /// badge's options of the same names would: the options error that names

@@ -261,27 +261,53 @@ pub fn settings_in_force(local: JsValue, managed: JsValue) -> JsValue {
 }
 
 /// Settings from the settings page's fields, as the texts written (the
-/// keys and root keys read as the badge's `public-key` and `root-key` attributes, empty texts absent),
-/// and `problem`, the one line saying what is wrong with them, if anything.
+/// keys, root keys and witness keys read as the badge's `public-key` and
+/// `root-key` attributes, a comma-separated list; the witness quorum as a
+/// whole number; empty texts absent), and `problem`, the one line saying
+/// what is wrong with them, if anything.
 #[wasm_bindgen(
     js_name = settingsFromForm,
     unchecked_return_type = "{ settings: object; problem?: string }"
 )]
+#[expect(clippy::too_many_arguments, reason = "the settings page's fields")]
 pub fn settings_from_form(
     base_url: String,
     public_key: String,
     root_key: String,
     strict: bool,
+    log_key: String,
+    witness_keys: String,
+    witness_quorum: String,
+    transparency: String,
 ) -> JsValue {
     let settings = Object::new();
-    if !base_url.trim_ascii().is_empty() {
-        set(&settings, "baseUrl", &base_url.trim_ascii().into());
+    for (name, text) in [
+        ("baseUrl", base_url),
+        ("logKey", log_key),
+        ("transparency", transparency),
+    ] {
+        if !text.trim_ascii().is_empty() {
+            set(&settings, name, &text.trim_ascii().into());
+        }
     }
-    for (name, text) in [("publicKey", public_key), ("rootKey", root_key)] {
+    if !witness_quorum.trim_ascii().is_empty() {
+        // Not a whole number: the text, which the core's rule refuses.
+        let quorum = x402_verdict_core::transparency::parse_quorum(&witness_quorum).map_or_else(
+            |_| JsValue::from(witness_quorum.as_str()),
+            |n| JsValue::from(n as f64),
+        );
+        set(&settings, "witnessQuorum", &quorum);
+    }
+    for (name, text) in [
+        ("publicKey", public_key),
+        ("rootKey", root_key),
+        ("witnessKeys", witness_keys),
+    ] {
         if text.trim_ascii().is_empty() {
             continue;
         }
-        let list: Array = match from_attribute(name, text) {
+        // Read as a key list (a comma-separated attribute's).
+        let list: Array = match from_attribute("publicKey", text) {
             x402_verdict_core::json::Value::Array(items) => items
                 .iter()
                 .filter_map(|k| k.as_str().map(JsValue::from))

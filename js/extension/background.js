@@ -228,7 +228,8 @@ const ANSWERS = {
   },
   view: ({ tabId }) => viewOf(tabId),
   settings: () => inForce,
-  form: ({ baseUrl, publicKey, rootKey, strict }) => engine.settingsFromForm(String(baseUrl), String(publicKey), String(rootKey ?? ""), Boolean(strict)),
+  form: ({ baseUrl, publicKey, rootKey, strict, logKey, witnessKeys, witnessQuorum, transparency }) =>
+    engine.settingsFromForm(String(baseUrl), String(publicKey), String(rootKey ?? ""), Boolean(strict), String(logKey ?? ""), String(witnessKeys ?? ""), String(witnessQuorum ?? ""), String(transparency ?? "")),
 };
 
 api.runtime.onMessage.addListener((message, sender, reply) => {

@@ -1,5 +1,5 @@
 // The extension's settings page: the verification service's base URL, its
-// keys, its root keys and strict mode, saved in storage.local under SETTINGS.key as the
+// keys, its root keys, strict mode and its transparency log, saved in storage.local under SETTINGS.key as the
 // badge's options of the same names; those an organization's policy sets
 // (storage.managed) are shown and not changed. The engine (through the
 // background) reads the fields and says what is wrong; every word comes
@@ -12,7 +12,7 @@ const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const ask = (message) => api.runtime.sendMessage(message);
 
 document.title = WORDS.settingsTitle;
-for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WORDS.settingBaseUrl], ["public-key-label", WORDS.settingPublicKey], ["root-key-label", WORDS.settingRootKey], ["strict-label", WORDS.settingStrict], ["save", WORDS.save]]) {
+for (const [id, text] of [["title", WORDS.settingsTitle], ["base-url-label", WORDS.settingBaseUrl], ["public-key-label", WORDS.settingPublicKey], ["root-key-label", WORDS.settingRootKey], ["strict-label", WORDS.settingStrict], ["log-key-label", WORDS.settingLogKey], ["witness-keys-label", WORDS.settingWitnessKeys], ["witness-quorum-label", WORDS.settingWitnessQuorum], ["transparency-label", WORDS.settingTransparency]]) {
   $(id).textContent = text;
 }
 
@@ -25,6 +25,10 @@ const FIELDS = {
   publicKey: [$("public-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
   rootKey: [$("root-key"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
   strict: [$("strict"), (input, value) => (input.checked = value === true)],
+  logKey: [$("log-key"), (input, value) => (input.value = value ?? "")],
+  witnessKeys: [$("witness-keys"), (input, value) => (input.value = [value ?? []].flat().join(", "))],
+  witnessQuorum: [$("witness-quorum"), (input, value) => (input.value = value ?? "")],
+  transparency: [$("transparency"), (input, value) => (input.value = value ?? "off")],
 };
 
 const { settings, managed } = await ask({ kind: "settings" });
@@ -41,7 +45,10 @@ for (const [name, [input, show]] of Object.entries(FIELDS)) {
 
 $("settings").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const form = { kind: "form", baseUrl: $("base-url").value, publicKey: $("public-key").value, rootKey: $("root-key").value, strict: $("strict").checked };
+  const form = {
+    kind: "form", baseUrl: $("base-url").value, publicKey: $("public-key").value, rootKey: $("root-key").value, strict: $("strict").checked,
+    logKey: $("log-key").value, witnessKeys: $("witness-keys").value, witnessQuorum: $("witness-quorum").value, transparency: $("transparency").value,
+  };
   const read = await ask(form);
   if (read.problem) {
     $("status").textContent = WORDS.settingsRefused + read.problem;
@@ -50,3 +57,6 @@ $("settings").addEventListener("submit", async (event) => {
   await api.storage.local.set({ [SETTINGS.key]: read.settings });
   $("status").textContent = WORDS.saved;
 });
+// The button's word last: the page is ready once it shows (the fields
+// filled from the settings in force, the form listening).
+$("save").textContent = WORDS.save;

@@ -73,6 +73,21 @@ pub const SETTING_PUBLIC_KEY: &str =
 pub const SETTING_ROOT_KEY: &str =
     "Or its root keys, base64, separated by commas: each verdict's certificate then names the key";
 
+/// The label of the transparency log's key.
+pub const SETTING_LOG_KEY: &str =
+    "Its transparency log's verifier key (<origin>+<keyid>+<base64>; none: no log)";
+
+/// The label of the witnesses' keys.
+pub const SETTING_WITNESS_KEYS: &str = "The log's witnesses' verifier keys, separated by commas";
+
+/// The label of the witness quorum.
+pub const SETTING_WITNESS_QUORUM: &str =
+    "How many of them must cosign (none: one with witnesses, else none)";
+
+/// The label of the transparency policy.
+pub const SETTING_TRANSPARENCY: &str =
+    "Transparency: off, if-present (a proof carried is checked) or required (an endpoint reads verified only with a valid proof)";
+
 /// The label of strict mode.
 pub const SETTING_STRICT: &str =
     "Strict: an endpoint reads verified only with a signature from these keys";

@@ -14,6 +14,10 @@
 // extension. Last, the extension pinned to an operator's root key (its
 // `rootKey` setting) reads ✓ across three signing-key rotations and a root
 // rotation with its settings unchanged, and ✕ nothing another root certifies.
+// With a transparency log (its logKey, witnessKeys, witnessQuorum and
+// transparency settings: tests/support/log-fixture.mjs), under `required`
+// a verdict the log proves reads ✓ and one signed outside it ?, its
+// signature valid, and a quorum above the witnesses is not saved.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -21,6 +25,7 @@ import { createServer } from "node:http";
 import { demoKeys } from "../../scripts/demo.mjs";
 import { ENGINES } from "../support/browser.mjs";
 import { launchWithExtension } from "../support/extension.mjs";
+import { logFixture, logOptions, serveDocuments } from "../support/log-fixture.mjs";
 import { AGENT_PACKAGE } from "../support/package.mjs";
 import { attested, serveRegistry } from "../support/reference-service.mjs";
 import { STEPS, rootOperator } from "../support/root-operator.mjs";
@@ -40,6 +45,7 @@ const PAY_TO = {
   slow: "0x6000000000000000000000000000000000000006",
   stapled: "0x7000000000000000000000000000000000000007",
   held: "0x8000000000000000000000000000000000000008",
+  logged: "0xa00000000000000000000000000000000000000a",
 };
 /** The address of the routes a root operator's service attests: one per rotation step (its own endpoint, so no kept verdict stands in), and one more. */
 const ROTATED = "0x9000000000000000000000000000000000000009";
@@ -96,6 +102,8 @@ async function startFront(upstream, holdMs = 0) {
 }
 
 let shop, service, front, held;
+/** The verdicts of the logged route, signed now with their proofs, and the loopback service of them by case. */
+let logged, loggedService;
 /** The seller whose 402 staples its verdict (x402-verdict/seller's verdictExtension), its verdicts, and its own way to the service. */
 let stapledShop, sellerVerdicts, relay;
 /** When the shop was last asked for each path (Date.now()). */
@@ -125,6 +133,8 @@ before(async () => {
   sellerVerdicts = verdictCache({ baseUrl: relay.url, publicKey, strict: true });
   stapledShop = await startX402Servers({ routes: { "GET /stapled": { accepts: option(PAY_TO.stapled), description: "stapled" } }, extension: verdictExtension(sellerVerdicts), paywall });
   humanHeader = (await fetch(`${shop.url}/human`)).headers.get("payment-required");
+  logged = logFixture(EVM_NETWORK, PAY_TO.logged, `${shop.url}/logged`);
+  loggedService = await serveDocuments(logged.documents);
   const at = (path) => `${shop.url}${path}`;
   service = await serveRegistry({
     attestations: [
@@ -141,7 +151,7 @@ before(async () => {
 
 after(async () => {
   sellerVerdicts?.clear();
-  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), held?.stop(), relay?.stop()]);
+  await Promise.all([shop?.stop(), stapledShop?.stop(), service?.stop(), front?.stop(), held?.stop(), relay?.stop(), loggedService?.stop()]);
 });
 
 /** Reads the toolbar of `tabId` until `settled` says it is; its last reading. */
@@ -357,6 +367,26 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
       assert.equal(await browser.settings({ baseUrl: operator.url, rootKey: other.rootKey, strict: true }), "Saved.");
       const tab = await browser.open(`${shop.url}/foreign`);
       await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; .*signature unverifiable; reason signature_required\.$/), "? under another root");
+    });
+
+    test("under transparency required, a verdict the log proves reads ✓ and one signed outside it ?, its signature valid", async () => {
+      const settings = (name, log) => ({ baseUrl: `${loggedService.url}/${name}`, publicKey: logged.publicKey, strict: true, ...log });
+      const required = { ...logOptions(logged, "required"), witnessKeys: logged.witnessKeys.join(", "), witnessQuorum: "1" };
+      assert.equal(await browser.settings(settings("proven", required)), "Saved.");
+      let tab = await browser.open(`${shop.url}/logged`);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; outcome human_backed; .*signature valid\.$/), "✓ when the log proves it");
+      assert.equal(await browser.settings(settings("signedOutsideTheLog", required)), "Saved.");
+      tab = await browser.open(`${shop.url}/logged`);
+      await toolbarWhen(browser, tab, shows(MARK.unknown, /^Verification: unknown; outcome human_backed; .*signature valid; reason no_transparency_proof\.$/), "? when the log holds no proof");
+      // Under off, the same verdict reads as without a log.
+      assert.equal(await browser.settings(settings("signedOutsideTheLog", { ...required, transparency: "off" })), "Saved.");
+      tab = await browser.open(`${shop.url}/logged`);
+      await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; outcome human_backed; .*signature valid\.$/), "✓ under off");
+    });
+
+    test("a witness quorum above the witnesses is not saved, named", async () => {
+      const log = { ...logOptions(logged, "required"), witnessKeys: logged.witnessKeys[0], witnessQuorum: "2" };
+      assert.equal(await browser.settings({ baseUrl: loggedService.url, ...log }), "Not saved: witnessQuorum is more than the witnesses given");
     });
   });
 }

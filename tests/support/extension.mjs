@@ -56,6 +56,10 @@ const SAVE = `
     $("public-key").value = values.publicKey ?? "";
     $("root-key").value = values.rootKey ?? "";
     $("strict").checked = Boolean(values.strict);
+    $("log-key").value = values.logKey ?? "";
+    $("witness-keys").value = values.witnessKeys ?? "";
+    $("witness-quorum").value = values.witnessQuorum ?? "";
+    $("transparency").value = values.transparency ?? "off";
     const before = $("status").textContent;
     $("save").click();
     const wait = () => $("status").textContent !== before ? done($("status").textContent) : setTimeout(wait, 50);
@@ -125,6 +129,10 @@ class ChromiumExtension {
     await page.fill("#public-key", values.publicKey ?? "");
     await page.fill("#root-key", values.rootKey ?? "");
     await page.setChecked("#strict", Boolean(values.strict));
+    await page.fill("#log-key", values.logKey ?? "");
+    await page.fill("#witness-keys", values.witnessKeys ?? "");
+    await page.fill("#witness-quorum", values.witnessQuorum ?? "");
+    await page.selectOption("#transparency", values.transparency ?? "off");
     await page.click("#save");
     await page.waitForFunction(() => document.getElementById("status").textContent !== "");
     const status = await page.textContent("#status");
