@@ -1,5 +1,6 @@
-//! `lookup`, `check` and `scan` configured with a transparency log
-//! (`--log-key`, `--witness`, `--witness-quorum`, `--transparency`), reading
+//! `lookup`, `check`, `scan` and the MCP server configured with a
+//! transparency log (`--log-key`, `--witness`, `--witness-quorum`,
+//! `--transparency`; the server's `VERIFICATION_*` variables), reading
 //! verdicts signed now with their proofs (`cargo xtask log-fixture`), served
 //! from a loopback server, one base URL per case: under `required` a proven
 //! verdict reads human-backed; a verdict signed outside the log (its
@@ -397,6 +398,58 @@ async fn a_bad_transparency_variable_stops_the_mcp_server_with_one_line() {
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
             format!("x402-verdict: {expected}\n")
+        );
+    }
+}
+
+#[tokio::test]
+async fn scan_reads_each_endpoint_under_the_log() {
+    let fixture = fixture();
+    let base = serve(fixture["documents"].clone()).await;
+    let key = fixture["publicKey"].as_str().unwrap();
+    let dir = scratch("transparency-scan");
+    let listing = dir.join("listing.json");
+    let item = json!({"resource": RESOURCE, "type": "http", "x402Version": 2,
+        "accepts": [{"scheme": "exact", "network": "base", "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            "amount": "1000", "payTo": PAY_TO, "maxTimeoutSeconds": 60, "extra": {}}],
+        "lastUpdated": "2026-11-30T12:00:00Z"});
+    std::fs::write(
+        &listing,
+        json!({"x402Version": 2, "items": [item]}).to_string(),
+    )
+    .unwrap();
+    let scan = |case: &str, flags: Vec<String>| {
+        let mut args: Vec<String> = ["scan", "--from-file", listing.to_str().unwrap(), "--json"]
+            .map(String::from)
+            .to_vec();
+        args.extend([
+            "--base-url".into(),
+            format!("{base}/{case}"),
+            "--public-key".into(),
+            key.into(),
+        ]);
+        args.extend(flags);
+        async move {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, out, err) = run(&args).await;
+            assert_eq!(code, 0, "{err}");
+            out
+        }
+    };
+    for (case, expected) in [
+        ("proven", "\"state\":\"human-backed\""),
+        (
+            "signedOutsideTheLog",
+            "\"reason\":\"no_transparency_proof\"",
+        ),
+    ] {
+        let out = scan(case, log_flags(&fixture, "required", "1")).await;
+        assert!(out.contains(expected), "{case}: {out}");
+        assert!(out.contains("\"signature\":\"valid\""), "{case}: {out}");
+        assert_eq!(
+            scan(case, log_flags(&fixture, "off", "1")).await,
+            scan(case, vec![]).await,
+            "{case}: off changes nothing"
         );
     }
 }
