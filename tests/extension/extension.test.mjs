@@ -13,7 +13,8 @@
 // meets thousands of 402s kept bounded, and the page never waiting for the
 // extension. Last, the extension pinned to an operator's root key (its
 // `rootKey` setting) reads ✓ across three signing-key rotations and a root
-// rotation with its settings unchanged, and ✕ nothing another root certifies.
+// rotation with its settings unchanged, and ✕ nothing another root certifies;
+// so does Firefox's pinned by an organization's policy (storage.managed).
 // With a transparency log (its logKey, witnessKeys, witnessQuorum and
 // transparency settings: tests/support/log-fixture.mjs), under `required`
 // a verdict the log proves reads ✓ and one signed outside it ?, its
@@ -387,6 +388,32 @@ for (const engine of ENGINES.filter((e) => e === "chromium" || e === "firefox"))
     test("a witness quorum above the witnesses is not saved, named", async () => {
       const log = { ...logOptions(logged, "required"), witnessKeys: logged.witnessKeys[0], witnessQuorum: "2" };
       assert.equal(await browser.settings({ baseUrl: loggedService.url, ...log }), "Not saved: witnessQuorum is more than the witnesses given");
+    });
+  });
+}
+
+// An organization's policy (storage.managed) pins the root: Firefox reads it
+// from the user's managed-storage manifest (tests/support/extension.mjs), and
+// the extension reads ✓ across the rotations with the policy unchanged.
+// Chromium reads policies from /etc alone, which a test does not write; both
+// engines read the settings in force through the same engine call.
+if (ENGINES.includes("firefox")) {
+  describe("the extension in firefox, the root pinned by an organization's policy", { concurrency: false }, () => {
+    let browser, operator;
+    before(async () => {
+      operator = await rootOperator("extension-managed", ROTATED_PATHS.map((path) => attested(EVM_NETWORK, ROTATED, `${shop.url}${path}`)));
+      browser = await launchWithExtension("firefox", { managed: { baseUrl: operator.url, rootKey: [operator.rootKey], strict: true } });
+    });
+    after(async () => {
+      await Promise.all([browser?.close(), operator?.stop()]);
+    });
+
+    test("✓ across three signing-key rotations and a root rotation, the policy unchanged", async () => {
+      for (const [i, step] of STEPS.entries()) {
+        await operator.step(i);
+        const tab = await browser.open(`${shop.url}/step-${i}`);
+        await toolbarWhen(browser, tab, shows(MARK.human, /^Verification: human-backed; outcome human_backed; .*signature valid\.$/), `✓ once ${step}`);
+      }
     });
   });
 }

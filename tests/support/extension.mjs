@@ -21,7 +21,7 @@
 // The popup is its page opened in a tab of its own, popup.html?tab=N, as a
 // user may open it; its content is what the toolbar's popup shows.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,10 +39,17 @@ const GECKO_ID = "extension@x402-verdict";
 const GECKO_UUID = "5e2b7f0c-4a02-4d0b-9c3f-4b2f40c2a402";
 const GECKODRIVER = process.env.GECKODRIVER ?? "geckodriver";
 
-/** Launches `engine` with the extension; resolves to the API above. */
-export function launchWithExtension(engine) {
+/**
+ * Launches `engine` with the extension; resolves to the API above. With
+ * `managed`, an organization's preset of the settings (storage.managed):
+ * Firefox reads it from the user's managed-storage manifest, which the
+ * browser gets in a home folder of its own; Chromium reads policies from
+ * /etc alone, which a test does not write.
+ */
+export function launchWithExtension(engine, { managed } = {}) {
+  if (managed && engine !== "firefox") throw new Error(`no managed settings for ${engine} in the tests (firefox only)`);
   if (engine === "chromium") return ChromiumExtension.start();
-  if (engine === "firefox") return FirefoxExtension.start();
+  if (engine === "firefox") return FirefoxExtension.start(managed);
   throw new Error(`no extension test for ${engine} (chromium or firefox)`);
 }
 
@@ -212,11 +219,20 @@ function freePort() {
 }
 
 class FirefoxExtension {
-  static async start() {
+  static async start(managed) {
     const display = await startDisplay();
     const port = await freePort();
+    const env = { ...process.env, DISPLAY: display.name };
+    if (managed) {
+      // Firefox reads an add-on's storage.managed from ~/.mozilla/managed-storage/<its id>.json.
+      env.HOME = mkdtempSync(join(tmpdir(), "x402-verdict-managed-"));
+      const folder = join(env.HOME, ".mozilla/managed-storage");
+      mkdirSync(folder, { recursive: true });
+      const manifest = { name: GECKO_ID, description: "x402-verdict settings preset by policy", type: "storage", data: { settings: managed } };
+      writeFileSync(join(folder, `${GECKO_ID}.json`), JSON.stringify(manifest));
+    }
     const driverProcess = spawn(GECKODRIVER, [`--port=${port}`, "--host=127.0.0.1", "--log=fatal", "--allow-system-access"], {
-      stdio: "ignore", env: { ...process.env, DISPLAY: display.name },
+      stdio: "ignore", env,
     });
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
