@@ -63,6 +63,11 @@ impl Tree {
         self.levels.get(level).map(Vec::as_slice)
     }
 
+    /// Its leaf hashes, in order.
+    pub fn leaves(&self) -> &[Hash] {
+        self.level(0).unwrap_or_default()
+    }
+
     /// How many leaves it holds.
     pub fn size(&self) -> u64 {
         self.levels.first().map_or(0, |leaves| leaves.len() as u64)
@@ -155,6 +160,63 @@ impl Tree {
         }
         proof.reverse();
         Some(proof)
+    }
+}
+
+/// The right edge of a tree: the roots of its complete subtrees, largest
+/// first (one a set bit of its size), which are all a monitor keeps to
+/// extend the tree with the entries that follow and compute each new root.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Frontier {
+    size: u64,
+    /// The roots of the complete subtrees, largest (leftmost) first.
+    hashes: Vec<Hash>,
+}
+
+impl Frontier {
+    /// The empty tree's.
+    pub fn new() -> Self {
+        Frontier::default()
+    }
+
+    /// The frontier of a tree of `size` leaves from its subtree roots,
+    /// largest first; `None` when there are not as many as `size` has set
+    /// bits.
+    pub fn from_hashes(size: u64, hashes: Vec<Hash>) -> Option<Self> {
+        (hashes.len() == size.count_ones() as usize).then_some(Frontier { size, hashes })
+    }
+
+    /// How many leaves the tree holds.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The roots of its complete subtrees, largest first.
+    pub fn hashes(&self) -> &[Hash] {
+        &self.hashes
+    }
+
+    /// Appends the leaf hash `leaf`.
+    pub fn push(&mut self, leaf: Hash) {
+        let mut hash = leaf;
+        // Each trailing set bit of the size is a subtree of that height to merge.
+        let mut size = self.size;
+        while size & 1 == 1 {
+            let left = self.hashes.pop().unwrap_or_default();
+            hash = node_hash(&left, &hash);
+            size >>= 1;
+        }
+        self.hashes.push(hash);
+        self.size += 1;
+    }
+
+    /// The tree's root hash (RFC 6962 MTH).
+    pub fn root(&self) -> Hash {
+        let mut hashes = self.hashes.iter().rev();
+        match hashes.next() {
+            None => Sha256::digest([]).into(),
+            Some(last) => hashes.fold(*last, |right, left| node_hash(left, &right)),
+        }
     }
 }
 
@@ -294,5 +356,22 @@ mod tests {
         assert!(tree.inclusion_proof(3, 41).is_none());
         assert!(tree.consistency_proof(41, 40).is_none());
         assert!(tree.root(41).is_none());
+    }
+
+    #[test]
+    fn a_frontier_has_every_root_and_restarts_from_its_hashes() {
+        let leaves: Vec<Hash> = (0..300)
+            .map(|i| leaf_hash(format!("leaf {i}").as_bytes()))
+            .collect();
+        let mut frontier = Frontier::new();
+        assert_eq!(frontier.root(), mth(&[]));
+        for (i, leaf) in leaves.iter().enumerate() {
+            frontier.push(*leaf);
+            assert_eq!(frontier.root(), mth(&leaves[..=i]), "{i}");
+            let again = Frontier::from_hashes(frontier.size(), frontier.hashes().to_vec());
+            assert_eq!(again.as_ref(), Some(&frontier));
+        }
+        assert_eq!(Tree::from_leaves(leaves.iter().copied()).leaves(), leaves);
+        assert!(Frontier::from_hashes(3, vec![leaves[0]]).is_none());
     }
 }

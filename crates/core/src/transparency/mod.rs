@@ -6,7 +6,8 @@
 //! The formats are C2SP's, written here in full, small enough to hold
 //! little more than the core already has (SHA-256, strict Ed25519,
 //! base64): RFC 6962 Merkle hashing ([`leaf_hash`], [`verify_inclusion`],
-//! [`verify_consistency`] and, for a log, its [`Tree`], which writes them), signed
+//! [`verify_consistency`] and, for a log, its [`Tree`], which writes them, and
+//! for a monitor its [`Frontier`]), signed
 //! notes and their verifier keys ([`Note`], [`NoteKey`], [`KeyKind`],
 //! [`sign_note`]), checkpoints ([`Checkpoint`]), `cosignature/v1`
 //! ([`cosign`]) and `tlog-proof` ([`LogProof`]). A verdict's log entry is
@@ -28,7 +29,8 @@ mod tiles;
 
 pub use config::{parse_quorum, LogConfig, LogConfigError, LogRule, LogSetting, LogSettings};
 pub use merkle::{
-    leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, Tree, MAX_PROOF_HASHES,
+    leaf_hash, node_hash, verify_consistency, verify_inclusion, Frontier, Hash, Tree,
+    MAX_PROOF_HASHES,
 };
 pub use note::{
     cosign, decimal, sign_note, Checkpoint, KeyKind, Note, NoteKey, NoteSignature, MAX_NOTE_BYTES,

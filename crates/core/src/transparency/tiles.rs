@@ -45,6 +45,51 @@ impl Tile {
         path
     }
 
+    /// Reads a path as [`Tile::path`] writes it (below the log's prefix);
+    /// `None` for any other spelling (a zero-padded width, a full tile
+    /// with `.p/256`, a level above 63).
+    pub fn from_path(path: &str) -> Option<Tile> {
+        let rest = path.strip_prefix("tile/")?;
+        let (level, rest) = rest.split_once('/')?;
+        let level = match level {
+            "entries" => None,
+            digits => Some(
+                u8::try_from(super::note::decimal(digits)?)
+                    .ok()
+                    .filter(|l| *l < 64)?,
+            ),
+        };
+        let (index, width) = match rest.split_once(".p/") {
+            None => (rest, TILE_WIDTH),
+            Some((index, width)) => {
+                let width = super::note::decimal(width)?;
+                (index, width)
+            }
+        };
+        let mut digits = String::new();
+        for group in index.split('/') {
+            let group = group.strip_prefix('x').unwrap_or(group);
+            digits.push_str(group);
+        }
+        let tile = Tile {
+            level,
+            index: digits.parse().ok()?,
+            width,
+        };
+        (tile.width >= 1 && tile.width <= TILE_WIDTH && tile.path() == path).then_some(tile)
+    }
+
+    /// Whether a tree of `size` leaves holds it: every hash (entry) it
+    /// names is below the tree's size at its level. A partial tile a tree
+    /// holds never changes either; the tree grows into the next width.
+    pub fn within(&self, size: u64) -> bool {
+        let level = self.level.unwrap_or(0);
+        self.index
+            .checked_mul(TILE_WIDTH)
+            .and_then(|first| first.checked_add(self.width))
+            .is_some_and(|end| end <= hashes_at(level, size))
+    }
+
     /// Whether it is full: immutable, served for a year.
     pub fn is_full(&self) -> bool {
         self.width == TILE_WIDTH
@@ -134,6 +179,19 @@ mod tests {
 
     #[test]
     fn paths_as_tlog_tiles_writes_them() {
+        for bad in [
+            "tile/0/1",
+            "tile/0/001.p/256",
+            "tile/0/001.p/0",
+            "tile/0/001.p/07",
+            "tile/64/000",
+            "tile/entries/x000/001",
+            "tile/0/000/",
+            "tiles/0/000",
+            "tile/-1/000",
+        ] {
+            assert_eq!(Tile::from_path(bad), None, "{bad}");
+        }
         for (tile, path) in [
             (tile(Some(0), 1, 256), "tile/0/001"),
             (tile(Some(4), 0, 5), "tile/4/000.p/5"),
@@ -144,7 +202,17 @@ mod tests {
             (tile(None, 1000, 17), "tile/entries/x001/000.p/17"),
         ] {
             assert_eq!(tile.path(), path);
+            assert_eq!(Tile::from_path(path), Some(tile));
         }
+        // 300 leaves hold the first level 0 tile, the 44 of the second,
+        // and the 1 of level 1; not 45, not the full second.
+        assert!(tile(Some(0), 0, 256).within(300));
+        assert!(tile(None, 1, 44).within(300));
+        assert!(tile(Some(1), 0, 1).within(300));
+        assert!(!tile(Some(0), 1, 45).within(300));
+        assert!(!tile(None, 1, 256).within(300));
+        assert!(!tile(Some(1), 0, 2).within(300));
+        assert!(!tile(Some(0), u64::MAX, 256).within(u64::MAX));
     }
 
     #[test]
