@@ -9,6 +9,7 @@ use x402_verdict_core::ed25519_dalek::VerifyingKey;
 use x402_verdict_core::{encode_base64, BaseUrl, KeyId, Timestamp, DEFAULT_TIMEOUT_MS};
 use x402_verdict_service::clock::{self, Clock};
 use x402_verdict_service::metrics::commands::{self as metrics, MetricsCommandError};
+use x402_verdict_service::recorder::LogConfig;
 use x402_verdict_service::{keys, trust, ServeConfig, ServeError};
 
 use crate::connections::{ConnectionArgs, ConnectionArgsError};
@@ -48,6 +49,22 @@ pub struct ServeArgs {
     /// without it, no count is kept.
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// Keep a transparency log of the verdicts' statements in this folder
+    /// (tlog-tiles: served under /v0/log/, exportable as it is); every
+    /// verdict then carries its proof (logProof).
+    #[arg(long, value_name = "DIR", requires = "log_keys")]
+    pub log: Option<PathBuf>,
+    /// The log's key file (written by `x402-verdict keygen`): its current
+    /// key signs the checkpoints.
+    #[arg(long, value_name = "FILE", requires = "log")]
+    pub log_keys: Option<PathBuf>,
+    /// The log's origin, the name of its key (default `x402-verdict/<keyId>`).
+    #[arg(long, value_name = "ORIGIN", requires = "log")]
+    pub log_origin: Option<String>,
+    /// A witness to ask for a cosignature of each checkpoint (its
+    /// tlog-witness URL prefix); repeat for several.
+    #[arg(long = "witness-url", value_name = "URL", value_parser = parse_base_url, requires = "log")]
+    pub witness_urls: Vec<BaseUrl>,
     /// `--now`, in a build that can pin the service's clock.
     #[command(flatten)]
     pub now: PinnedClockArg,
@@ -127,8 +144,17 @@ pub async fn serve(args: ServeArgs) -> Result<(), ServeCommandError> {
         operator: args.operator,
         data: args.data,
         clock,
+        log: args.log.zip(args.log_keys).map(|(dir, keys)| LogConfig {
+            dir,
+            keys,
+            origin: args.log_origin,
+            witnesses: args.witness_urls,
+        }),
     };
     let bound = x402_verdict_service::bind(config).await?;
+    if let Some(key) = bound.log_key() {
+        say!("log key {key}");
+    }
     say!("listening on http://{}", bound.local_addr());
     Ok(bound.serve(x402_verdict_http::shutdown_signal()).await?)
 }

@@ -10,12 +10,15 @@ use ed25519_dalek as _;
 
 mod badge;
 pub mod clock;
+mod cosigning;
 pub mod discovery;
 mod jsonfile;
 pub mod keyfile;
 pub mod keys;
+pub mod log_files;
 pub mod metrics;
 pub mod paid;
+pub mod recorder;
 pub mod registry;
 pub mod secret_file;
 pub mod static_files;
@@ -40,6 +43,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use x402_verdict_core::transparency;
 use x402_verdict_core::{
     check_signature, sign_verdict_carrying, Endpoint, KeyId, SignatureStatus, TrustedKeys,
     KEYS_PATH, METRICS_PATH, VERDICT_PATH,
@@ -50,6 +54,7 @@ use discovery::DemoDiscovery;
 use keyfile::KeyFile;
 use metrics::Publisher;
 use paid::DemoPaid;
+use recorder::Recorder;
 use registry::{Found, Registry};
 use static_files::StaticFiles;
 use x402_verdict_http::connections::{self, ConnectionLimits};
@@ -97,6 +102,9 @@ pub struct ServeConfig {
     pub data: Option<PathBuf>,
     /// Where the service reads the time.
     pub clock: Clock,
+    /// The transparency log the service keeps (`--log`); without it,
+    /// verdicts carry no proof.
+    pub log: Option<recorder::LogConfig>,
 }
 
 /// Why `serve` stops: a file or folder it cannot use, an address it cannot
@@ -118,6 +126,9 @@ pub enum ServeError {
     /// The `--demo-discovery` listing.
     #[error(transparent)]
     DemoDiscovery(#[from] discovery::DemoDiscoveryError),
+    /// The transparency log.
+    #[error(transparent)]
+    Log(#[from] recorder::RecorderError),
     /// The operator file or the counts database.
     #[error(transparent)]
     Metrics(#[from] metrics::PublisherError),
@@ -169,6 +180,8 @@ struct Service {
     clock: Clock,
     /// The image badges drawn in the current second.
     drawn: badge::Drawn,
+    /// The transparency log, when the service keeps one.
+    recorder: Option<Arc<Recorder>>,
 }
 
 /// The service bound to its address, its files read: [`Bound::serve`]
@@ -179,6 +192,7 @@ pub struct Bound {
     app: Router,
     limits: connections::Limits,
     counter: Option<Arc<metrics::counter::VerdictCounter>>,
+    log_key: Option<String>,
 }
 
 /// Checks the files and binds the address: nothing is served yet.
@@ -207,10 +221,19 @@ pub async fn bind(config: ServeConfig) -> Result<Bound, ServeError> {
         config.data.as_deref(),
         clock.now(),
     )?;
+    let recorder = match config.log {
+        None => None,
+        Some(log) => {
+            let (recorder, sequencer) = recorder::open(log)?;
+            sequencer.spawn();
+            Some(Arc::new(recorder))
+        }
+    };
+    let log_key = recorder.as_ref().map(|r| r.verifier_key.clone());
     warn_about_published(&registry, &keys);
     let attestations = registry.attestation_count();
     let counter = metrics.counter().cloned();
-    let mut app = router(registry, keys, metrics, clock, www);
+    let mut app = router(registry, keys, metrics, clock, www, recorder);
     if let Some(paid) = paid {
         app = app.merge(paid.router());
     }
@@ -239,6 +262,7 @@ pub async fn bind(config: ServeConfig) -> Result<Bound, ServeError> {
         app,
         limits,
         counter,
+        log_key,
     })
 }
 
@@ -246,6 +270,12 @@ impl Bound {
     /// The address it listens on (the port picked, when port 0 was asked).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The log's verifier key, when the service keeps a log: what
+    /// consumers, witnesses and monitors configure.
+    pub fn log_key(&self) -> Option<&str> {
+        self.log_key.as_deref()
     }
 
     /// Serves until `shutdown` resolves (such as
@@ -303,6 +333,7 @@ fn router(
     metrics: Publisher,
     clock: Clock,
     www: Option<StaticFiles>,
+    recorder: Option<Arc<Recorder>>,
 ) -> Router {
     let keys_document = Bytes::from(keys.keys_document().to_string());
     let roots = trust::routes(&keys);
@@ -314,6 +345,7 @@ fn router(
         metrics,
         clock,
         drawn: badge::Drawn::default(),
+        recorder: recorder.clone(),
     });
     // Every answer may be read from any origin: the API's, and the static
     // files', so that a page elsewhere can load the package from here as
@@ -321,14 +353,17 @@ fn router(
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET]);
-    let api = Router::new()
+    let mut api = Router::new()
         .route(VERDICT_PATH, get(verdict))
         .route(KEYS_PATH, get(verification_keys))
         .route(METRICS_PATH, get(published_metrics))
         .merge(badge::routes())
         .with_state(service)
-        .merge(roots)
-        .layer(cors.clone());
+        .merge(roots);
+    if let Some(recorder) = recorder {
+        api = api.merge(log_files::routes(recorder));
+    }
+    let api = api.layer(cors.clone());
     let routes = match www {
         None => api,
         Some(files) => api.merge(
@@ -394,14 +429,28 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
             )
         }
         Some(Found::Published(p)) => {
+            // One that carries a proof already is served as it is.
+            let proof = match p.parsed.log_proof {
+                None => service.log_proof(&p.parsed.raw).await,
+                Some(_) => None,
+            };
+            let document = match proof {
+                Some(proof) => carrying(&String::from_utf8_lossy(&p.document), &proof).into(),
+                None => p.document.clone(),
+            };
             service.metrics.count_answer(now);
-            serialized_response(VERDICT_CACHE, p.document.clone())
+            serialized_response(VERDICT_CACHE, document)
         }
         Some(Found::Attested(a)) => {
             let key_id = KeyId::of(&service.keys.current.verifying_key());
             let verdict = a.verdict(&asked, now, key_id);
+            let proof = service.log_proof(&verdict).await;
             match sign_verdict_carrying(verdict, &service.keys.current, &service.carried) {
                 Ok(document) => {
+                    let document = match proof {
+                        Some(proof) => carrying(&document, &proof),
+                        None => document,
+                    };
                     service.metrics.count_answer(now);
                     serialized_response(VERDICT_CACHE, document.into())
                 }
@@ -419,6 +468,32 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
             }
         }
     }
+}
+
+impl Service {
+    /// The proof, as a JSON string, that the statement of `verdict` is in
+    /// the log: `None` without a log, or when it does not come in time.
+    async fn log_proof(&self, verdict: &x402_verdict_core::json::Object) -> Option<Arc<str>> {
+        let recorder = self.recorder.as_ref()?;
+        recorder.proof(transparency::entry(verdict)?).await
+    }
+}
+
+/// `document` (a JSON object, as signed or published) with the member
+/// `logProof` added last, holding `proof` (a JSON string): every other
+/// byte as it was.
+fn carrying(document: &str, proof: &str) -> String {
+    let body = document.trim_end();
+    let body = body.strip_suffix('}').unwrap_or(body);
+    [
+        body,
+        ",\"",
+        transparency::LOG_PROOF_MEMBER,
+        "\":",
+        proof,
+        "}",
+    ]
+    .concat()
 }
 
 /// Decodes `application/x-www-form-urlencoded` pairs; `None` if a name or

@@ -7,6 +7,7 @@
 //! reopened log goes on from it. The folder is served as it is.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use x402_verdict_core::ed25519_dalek::SigningKey;
 use x402_verdict_core::transparency::{
@@ -44,6 +45,9 @@ pub enum LogError {
     /// The entry bundles do not hash to the checkpoint's root.
     #[error("the log's entry bundles do not match its checkpoint (size {0})")]
     Mismatch(u64),
+    /// What was to replace the checkpoint is not it, cosigned.
+    #[error("the cosigned checkpoint is not the log's last checkpoint")]
+    NotCosigned,
     /// An entry is longer than a bundle holds.
     #[error("a log entry is longer than {MAX_ENTRY_BYTES} bytes")]
     EntryTooLong,
@@ -54,7 +58,8 @@ pub struct Log {
     dir: PathBuf,
     key: NoteKey,
     signer: SigningKey,
-    tree: Tree,
+    /// Shared with the proofs served from it: a batch makes a new one.
+    tree: Arc<Tree>,
     /// The entries of the last bundle, which is partial (fewer than 256).
     tail: Vec<Vec<u8>>,
     /// Entries appended since the last checkpoint.
@@ -83,7 +88,7 @@ impl Log {
             dir: dir.to_owned(),
             key,
             signer,
-            tree: Tree::new(),
+            tree: Arc::default(),
             tail: Vec::new(),
             pending: Vec::new(),
             checkpoint: String::new(),
@@ -102,6 +107,7 @@ impl Log {
                 path,
                 origin: origin.to_owned(),
             })?;
+        let mut tree = Tree::new();
         for bundle in new_tiles(0, checkpoint.size)
             .into_iter()
             .filter(|t| t.level.is_none())
@@ -112,16 +118,17 @@ impl Log {
                 .ok_or(LogError::Mismatch(checkpoint.size))?;
             log.tail.clear();
             for entry in entries {
-                log.tree.push(leaf_hash(entry));
+                tree.push(leaf_hash(entry));
                 log.tail.push(entry.to_vec());
             }
             if bundle.is_full() {
                 log.tail.clear();
             }
         }
-        if log.tree.root(checkpoint.size) != Some(checkpoint.root) {
+        if tree.root(checkpoint.size) != Some(checkpoint.root) {
             return Err(LogError::Mismatch(checkpoint.size));
         }
+        log.tree = Arc::new(tree);
         log.checkpoint = text;
         Ok(log)
     }
@@ -136,8 +143,18 @@ impl Log {
         &self.checkpoint
     }
 
+    /// The last checkpoint with the log's signature alone: what witnesses
+    /// are asked to cosign.
+    pub fn log_signed(&self) -> &str {
+        let signatures = self.checkpoint.rfind("\n\n").map_or(0, |at| at + 2);
+        let end = self.checkpoint[signatures..]
+            .find('\n')
+            .map_or(self.checkpoint.len(), |at| signatures + at + 1);
+        &self.checkpoint[..end]
+    }
+
     /// The log's tree, as of its last checkpoint.
-    pub fn tree(&self) -> &Tree {
+    pub fn tree(&self) -> &Arc<Tree> {
         &self.tree
     }
 
@@ -167,7 +184,7 @@ impl Log {
             return Ok(());
         }
         let old = self.tree.size();
-        let mut tree = self.tree.clone();
+        let mut tree = Tree::clone(&self.tree);
         let mut tail = self.tail.clone();
         let mut bundles = Vec::new();
         for entry in &self.pending {
@@ -191,10 +208,26 @@ impl Log {
         }
         let checkpoint = self.sign(&tree, new)?;
         secret_file::write_public(&self.dir.join(CHECKPOINT), checkpoint.as_bytes())?;
-        self.tree = tree;
+        self.tree = Arc::new(tree);
         self.tail = tail;
         self.pending.clear();
         self.checkpoint = checkpoint;
+        Ok(())
+    }
+
+    /// Replaces the last checkpoint with `cosigned`: the same checkpoint
+    /// with its witnesses' cosignatures after the log's signature.
+    ///
+    /// # Errors
+    ///
+    /// `cosigned` is not the last checkpoint with lines after it (nothing
+    /// is written), or the file cannot be written.
+    pub fn record_cosigned(&mut self, cosigned: String) -> Result<(), LogError> {
+        if !cosigned.starts_with(self.log_signed()) || Note::parse(&cosigned).is_none() {
+            return Err(LogError::NotCosigned);
+        }
+        secret_file::write_public(&self.dir.join(CHECKPOINT), cosigned.as_bytes())?;
+        self.checkpoint = cosigned;
         Ok(())
     }
 

@@ -80,6 +80,7 @@ pub fn config(registry: &Path, keys: &Path) -> ServeConfig {
         operator: None,
         data: None,
         clock: Clock::System,
+        log: None,
     }
 }
 
