@@ -14,6 +14,7 @@ mod live;
 mod lookup;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod monitor;
 mod out;
 mod scan;
 mod scan_error;
@@ -56,6 +57,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Look up every endpoint of a facilitator's discovery listing (or a saved page of it).
     Scan(scan::ScanArgs),
+    /// Follow a service's transparency log; print the entries about a payTo (exit 4), or exit 5 on a split view.
+    Monitor(monitor::MonitorArgs),
     /// Print every way to show an endpoint's badge: script tag, element, Markdown and HTML image, shields.io.
     Snippet(snippet::SnippetArgs),
     #[cfg(feature = "service")]
@@ -138,6 +141,16 @@ fn main() -> ExitCode {
                 print_error(&e);
                 e.exit_code()
             }),
+            // `monitor` tells entries about the payTo (exit 4) and an
+            // inconsistent log (exit 5) from nothing new (exit 0).
+            Command::Monitor(args) => match monitor::monitor(args).await {
+                Ok(false) => Ok(()),
+                Ok(true) => Err(monitor::EXIT_ENTRIES),
+                Err(e) => {
+                    print_error(&e);
+                    Err(e.exit_code())
+                }
+            },
             Command::Snippet(args) => refused(snippet::snippet(args)),
             #[cfg(feature = "service")]
             Command::Keygen(args) => refused(service::keygen(&args)),
