@@ -384,6 +384,18 @@ mod tests {
         assert!(staple
             .verdict_for(&endpoint("base", "https://api.example.com/a"))
             .is_some());
+        // A document's other members (its transparency proof) travel with it.
+        let proved = one.replacen(
+            '{',
+            "{\"logProof\":\"c2sp.org/tlog-proof@v1\\nextra x\\n\",",
+            1,
+        );
+        let value = parse_strict(extension([proved.as_str()]).as_bytes()).unwrap();
+        let verdicts = value.get(INFO).unwrap().get(VERDICTS).unwrap();
+        assert_eq!(
+            verdicts.as_array().unwrap()[0].get("logProof"),
+            Some(&Value::String("c2sp.org/tlog-proof@v1\nextra x\n".into()))
+        );
     }
 
     #[test]
