@@ -29,6 +29,7 @@ const SECTIONS = {
   image: ["Image badge", "`npm run bench-image`"],
   transparency: ["Transparency", "`npm run bench-transparency` (cargo bench -p x402-verdict-core --bench transparency)"],
   "transparency-wasm": ["Transparency in wasm", "`npm run bench-transparency-wasm` (scripts/bench-transparency-wasm.mjs)"],
+  "transparency-service": ["Transparency log in the service", "`npm run bench-transparency-service` (scripts/bench-tlog-service.mjs)"],
   fuzz: ["Fuzz", "`npm run fuzz`"],
 };
 
@@ -36,7 +37,7 @@ const HEADER = `# Figures
 
 Every figure the benchmarks and the size check measure, as they last printed
 it: each section is written by the command it names (\`node
-scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run bench-trust\`, \`npm run load\`, \`npm run bench-image\`, \`npm run bench-transparency\`, \`npm run bench-transparency-wasm\` and \`npm run fuzz\` run), with
+scripts/figures.mjs\`, which \`npm run size\`, \`npm run bench\`, \`npm run bench-trust\`, \`npm run load\`, \`npm run bench-image\`, \`npm run bench-transparency\`, \`npm run bench-transparency-wasm\`, \`npm run bench-transparency-service\` and \`npm run fuzz\` run), with
 when it ran and the machine's load. Do not edit it by hand; what each
 benchmark measures and how to read it is in [performance](performance.md).
 `;
