@@ -40,4 +40,6 @@ pub use proof::{
     check_log_proof, entry, hash_lines, statement, LogProof, LogTrust, LogTrustError, Policy,
     ProofCheck, ProofProblem, Proven, LOG_PROOF_MEMBER, MAX_PROOF_BYTES,
 };
-pub use tiles::{entry_bundle, new_tiles, read_entry_bundle, Tile, MAX_ENTRY_BYTES, TILE_WIDTH};
+pub use tiles::{
+    entry_bundle, new_bundles, new_tiles, read_entry_bundle, Tile, MAX_ENTRY_BYTES, TILE_WIDTH,
+};

@@ -131,6 +131,22 @@ pub fn new_tiles(old: u64, new: u64) -> Vec<Tile> {
     tiles
 }
 
+/// The entry bundles that a tree of `new` leaves has and the tree of `old`
+/// has not, one at a time: what a monitor reads, however large a size a
+/// checkpoint claims ([`new_tiles`] lists every tile at once).
+pub fn new_bundles(old: u64, new: u64) -> impl Iterator<Item = Tile> {
+    let first = if old < new {
+        old / TILE_WIDTH
+    } else {
+        u64::MAX
+    };
+    (first..new.div_ceil(TILE_WIDTH)).map(move |index| Tile {
+        level: None,
+        index,
+        width: (new - index * TILE_WIDTH).min(TILE_WIDTH),
+    })
+}
+
 impl Tree {
     /// The bytes of the hash tile `tile` (its hashes, each the root of the
     /// complete subtree of `256^level` leaves), when the tree holds them.
@@ -249,6 +265,21 @@ mod tests {
             ]
         );
         assert!(new_tiles(520, 520).is_empty());
+        for (old, new) in [
+            (0, 0),
+            (0, 1),
+            (300, 520),
+            (256, 512),
+            (520, 520),
+            (0, 70_000),
+        ] {
+            let bundles: Vec<_> = new_tiles(old, new)
+                .into_iter()
+                .filter(|t| t.level.is_none())
+                .collect();
+            assert_eq!(new_bundles(old, new).collect::<Vec<_>>(), bundles);
+        }
+        assert_eq!(new_bundles(5, u64::MAX).next(), Some(tile(None, 0, 256)));
     }
 
     #[test]
