@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use x402_verdict_consumer::{fetch_capped, http_client, parse_timeout, HttpClientError};
 use x402_verdict_core::transparency::{
-    leaf_hash, new_tiles, read_entry_bundle, Checkpoint, Frontier, Hash, KeyKind, Note, NoteKey,
+    leaf_hash, new_bundles, read_entry_bundle, Checkpoint, Frontier, Hash, KeyKind, Note, NoteKey,
     MAX_ENTRY_BYTES, MAX_NOTE_BYTES, TILE_WIDTH,
 };
 use x402_verdict_core::{
@@ -107,7 +107,7 @@ struct Seen {
     frontier: Frontier,
 }
 
-fn read_state(path: &Path) -> Result<Seen, MonitorError> {
+fn read_state(path: &Path, origin: &str) -> Result<Seen, MonitorError> {
     let bad = |why: &str| MonitorError::State(path.to_owned(), why.to_owned());
     let bytes = match std::fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -119,6 +119,9 @@ fn read_state(path: &Path) -> Result<Seen, MonitorError> {
         Ok(bytes) => bytes,
     };
     let state: Value = serde_json::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
+    if state["origin"].as_str() != Some(origin) {
+        return Err(bad("kept for another log (its origin is not --log-key's)"));
+    }
     let size = state["size"].as_u64().ok_or_else(|| bad("no size"))?;
     let hashes = state["edge"]
         .as_array()
@@ -136,8 +139,9 @@ fn read_state(path: &Path) -> Result<Seen, MonitorError> {
     Ok(Seen { frontier })
 }
 
-fn write_state(path: &Path, seen: &Seen) -> Result<(), MonitorError> {
+fn write_state(path: &Path, origin: &str, seen: &Seen) -> Result<(), MonitorError> {
     let state = json!({
+        "origin": origin,
         "size": seen.frontier.size(),
         "root": encode_base64(&seen.frontier.root()),
         "edge": seen.frontier.hashes().iter().map(|h| encode_base64(h)).collect::<Vec<_>>(),
@@ -207,7 +211,7 @@ struct Found {
 pub async fn monitor(args: MonitorArgs) -> Result<bool, MonitorError> {
     let client = http_client()?;
     let seen = match &args.state {
-        Some(path) => read_state(path)?,
+        Some(path) => read_state(path, &args.log_key.name)?,
         None => Seen {
             frontier: Frontier::new(),
         },
@@ -230,10 +234,7 @@ pub async fn monitor(args: MonitorArgs) -> Result<bool, MonitorError> {
     }
     let mut frontier = seen.frontier;
     let mut found = Vec::new();
-    for bundle in new_tiles(old, checkpoint.size)
-        .into_iter()
-        .filter(|t| t.level.is_none())
-    {
+    for bundle in new_bundles(old, checkpoint.size) {
         let url = format!("{}/{}", args.log, bundle.path());
         let cap = bundle.width as usize * (2 + MAX_ENTRY_BYTES);
         let bytes = read(&client, url.clone(), cap, args.timeout_ms).await?;
@@ -265,7 +266,7 @@ pub async fn monitor(args: MonitorArgs) -> Result<bool, MonitorError> {
         print(&args, entry);
     }
     if let Some(path) = &args.state {
-        write_state(path, &Seen { frontier })?;
+        write_state(path, &args.log_key.name, &Seen { frontier })?;
     }
     Ok(!found.is_empty())
 }

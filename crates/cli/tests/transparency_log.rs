@@ -485,3 +485,93 @@ async fn kill_9_during_appends_leaves_a_log_that_reopens_and_verifies() {
     }
     assert_eq!(monitor(&service.url, &log, PAY_TO, &state, true).await.0, 4);
 }
+
+/// A log server that signs, with the log key of `seed`, a checkpoint of
+/// `size` entries, and answers each bundle with `bundle`: its URL prefix
+/// and the log's verifier key.
+async fn hostile_log(size: u64, bundle: axum::routing::MethodRouter) -> (String, NoteKey) {
+    use axum::routing::get;
+    let secret = x402_verdict_core::ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+    let key = NoteKey::new(ORIGIN, KeyKind::Note, secret.verifying_key()).unwrap();
+    let text = Checkpoint {
+        origin: ORIGIN.into(),
+        size,
+        root: [0; 32],
+        extensions: vec![],
+    }
+    .to_text();
+    let note = [
+        text.clone(),
+        "\n".into(),
+        x402_verdict_core::transparency::sign_note(&text, ORIGIN, &secret).unwrap(),
+    ]
+    .concat();
+    let app = axum::Router::new()
+        .route("/log/checkpoint", get(move || async move { note }))
+        .route("/log/tile/entries/{*rest}", bundle);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/log"), key)
+}
+
+#[tokio::test]
+async fn a_hostile_log_ends_the_monitor_with_one_line() {
+    use axum::routing::get;
+    let dir = scratch("tlog-hostile");
+    let state = dir.join("state.json");
+    // A size past any log, and a bundle that never comes: the timeout.
+    let (url, key) = hostile_log(
+        u64::MAX,
+        get(|| async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            ""
+        }),
+    )
+    .await;
+    let monitor = |url: String, key: String, state: PathBuf| async move {
+        run(&[
+            "monitor",
+            "--log",
+            &url,
+            "--log-key",
+            &key,
+            "--pay-to",
+            PAY_TO,
+            "--state",
+            state.to_str().unwrap(),
+            "--timeout-ms",
+            "1000",
+        ])
+        .await
+    };
+    let (code, out, err) = monitor(url, key.to_text(), state.clone()).await;
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("tile/entries/000: no answer within the timeout"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!state.exists());
+    // A bundle past its bound.
+    let (url, key) = hostile_log(1, get(|| async { vec![b'x'; 3 * 1024 * 1024] })).await;
+    let (code, _, err) = monitor(url, key.to_text(), state.clone()).await;
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("tile/entries/000.p/1: over its size bound"),
+        "{err}"
+    );
+    // A bundle that is not one of its checkpoint's entries: inconsistent.
+    let (url, key) = hostile_log(1, get(|| async { vec![0u8, 1, b'x'] })).await;
+    let (code, _, err) = monitor(url.clone(), key.to_text(), state.clone()).await;
+    assert_eq!(code, 5, "{err}");
+    // A state kept for another log is refused.
+    std::fs::write(
+        &state,
+        r#"{"origin":"another.example/log","size":0,"edge":[]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = monitor(url, key.to_text(), state.clone()).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("kept for another log"), "{err}");
+}
