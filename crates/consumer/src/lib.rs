@@ -330,6 +330,29 @@ impl From<FetchFailure> for FetchError {
     }
 }
 
+/// The body of `response`, at most `cap` bytes (its `Content-Length`
+/// checked before any is read). The caller bounds the time.
+///
+/// # Errors
+///
+/// A body over the cap, or one that broke off.
+pub async fn body_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+) -> Result<Vec<u8>, FetchError> {
+    if response.content_length().is_some_and(|n| n > cap as u64) {
+        return Err(FetchFailure::TooLarge.into());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(FetchError::network)? {
+        if body.len() + chunk.len() > cap {
+            return Err(FetchFailure::TooLarge.into());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
 /// GETs `url` accepting `accept`: the status and up to `cap` bytes of body.
 /// The caller bounds the whole exchange with its timeout.
 ///
@@ -354,7 +377,7 @@ async fn fetch(
     accept: &str,
     cap: usize,
 ) -> Result<Received, FetchError> {
-    let mut response = client
+    let response = client
         .get(url)
         .header(reqwest::header::ACCEPT, accept)
         .send()
@@ -367,22 +390,13 @@ async fn fetch(
     if followable && response.headers().contains_key(reqwest::header::LOCATION) {
         return Err(FetchFailure::Redirected.into());
     }
-    if response.content_length().is_some_and(|n| n > cap as u64) {
-        return Err(FetchFailure::TooLarge.into());
-    }
     let cache_control = response
         .headers()
         .get(reqwest::header::CACHE_CONTROL)
         .and_then(|value| value.to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(FetchError::network)? {
-        if body.len() + chunk.len() > cap {
-            return Err(FetchFailure::TooLarge.into());
-        }
-        body.extend_from_slice(&chunk);
-    }
+    let body = body_capped(response, cap).await?;
     Ok(Received {
         status: status.as_u16(),
         cache_control,

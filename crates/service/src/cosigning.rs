@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use x402_verdict_consumer::{http_client, HttpClientError};
+use x402_verdict_consumer::{body_capped, http_client, HttpClientError};
 use x402_verdict_core::encode_base64;
 use x402_verdict_core::transparency::{decimal, Note, Tree};
 use x402_verdict_core::BaseUrl;
@@ -42,6 +42,8 @@ enum Refusal {
     Status(u16, String),
     #[error("has cosigned {0} entries, more than the log holds")]
     Ahead(u64),
+    #[error("answer broke off: {0}")]
+    BrokenOff(String),
     #[error("answered more than {MAX_ANSWER_BYTES} bytes")]
     TooLong,
     #[error("answered lines that are no cosignature")]
@@ -128,7 +130,7 @@ impl Witnesses {
     /// Posts `body` to the witness's `add-checkpoint`: the status, the
     /// media type and the answer (bounded).
     async fn post(&self, url: &BaseUrl, body: String) -> Result<(u16, String, String), Refusal> {
-        let mut response = self
+        let response = self
             .client
             .post(format!("{url}/add-checkpoint"))
             .body(body)
@@ -141,13 +143,12 @@ impl Witnesses {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_owned();
-        let mut answer = Vec::new();
-        while let Some(chunk) = response.chunk().await? {
-            if answer.len() + chunk.len() > MAX_ANSWER_BYTES {
-                return Err(Refusal::TooLong);
-            }
-            answer.extend_from_slice(&chunk);
-        }
+        let answer = body_capped(response, MAX_ANSWER_BYTES)
+            .await
+            .map_err(|e| match e.detail {
+                None => Refusal::TooLong,
+                Some(words) => Refusal::BrokenOff(words),
+            })?;
         Ok((
             status,
             media_type,
