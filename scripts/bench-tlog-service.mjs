@@ -5,20 +5,20 @@
 //   --concurrency (1,000) at a time (URLs under a prefix attestation: each a
 //   new entry), each answered only when its batch's checkpoint is written
 //   (batches of 250 ms; no witness), and how many checkpoints that took;
-// - the log's size on disk: its files' bytes and the blocks they take, per
-//   entry at that size, and per million entries worked out from it: full
-//   tiles and bundles grow with the entries, the partial ones a batch
-//   leaves behind with the batches, so the figure per million is the bytes
-//   per entry measured times a million (an upper bound: larger logs batch
-//   more entries per checkpoint);
+// - the log's size on disk: its files' bytes and the blocks they take; per
+//   million entries worked out from its full tiles and bundles (which grow
+//   with the entries: their bytes per entry times a million), plus the
+//   partial tiles each checkpoint leaves behind (which grow with the
+//   checkpoints: their bytes per checkpoint);
 // - the service's verdict throughput, with the log and without it: wrk
 //   (1 thread, --connections 64, --seconds 10) asking one endpoint's
 //   verdict, signed per request; with the log, its statement is in the log
-//   and each verdict carries its proof (kept per checkpoint). The ratio is
-//   with / without.
+//   and each verdict carries its proof (kept per checkpoint). Both services
+//   run, wrk alternates between them --rounds times (3); the ratio is the
+//   median with over the median without.
 //
 //   node scripts/bench-tlog-service.mjs [--appends 20000] [--concurrency 1000]
-//                                      [--seconds 10] [--connections 64] [--bin PATH]
+//                                      [--seconds 10] [--connections 64] [--rounds 3] [--bin PATH]
 //
 // The service is the release build (built first), wrk Debian's package
 // (scripts/setup.sh), and the load generators run on the same machine.
@@ -40,6 +40,7 @@ const appends = Number(option("appends", "20000"));
 const concurrency = Number(option("concurrency", "1000"));
 const seconds = Number(option("seconds", "10"));
 const connections = Number(option("connections", "64"));
+const rounds = Number(option("rounds", "3"));
 const BIN = option("bin", join(ROOT, "target/release/x402-verdict"));
 const R = "https://api.example.com/";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -132,23 +133,42 @@ const elapsed = (performance.now() - started) / 1000;
 const checkpoints = readdirSync(join(log, "tile/0"), { recursive: true }).filter((name) => String(name).includes(".p/")).length;
 console.log(`appends: ${appends} new statements, ${concurrency} at a time: ${elapsed.toFixed(1)} s, ${Math.round(appends / elapsed)} appends/s (each answered with its proof after its batch's checkpoint); about ${checkpoints} checkpoints (partial level-0 tiles written)`);
 
-// Disk.
+// Disk: full tiles and bundles grow with the entries; the partial ones a
+// batch leaves behind, with the batches.
 const disk = files(log);
-const perEntry = (n) => n / appends;
+const full = { count: 0, bytes: 0, blocks: 0 };
+for (const entry of readdirSync(log, { withFileTypes: true, recursive: true })) {
+  const path = join(entry.parentPath, entry.name);
+  if (!entry.isFile() || path.includes(".p/") || entry.name === "checkpoint") continue;
+  const stat = statSync(path);
+  full.count += 1;
+  full.bytes += stat.size;
+  full.blocks += stat.blocks * 512;
+}
+const fullEntries = Math.floor(appends / 256) * 256;
 const mb = (n) => (n / 1e6).toFixed(0);
-console.log(`disk: ${disk.count} files, ${disk.bytes} bytes (${disk.blocks} in blocks) at ${appends} entries: ${perEntry(disk.bytes).toFixed(1)} bytes per entry (${perEntry(disk.blocks).toFixed(1)} in blocks); per million entries about ${mb(perEntry(disk.bytes) * 1e6)} MB of files, ${mb(perEntry(disk.blocks) * 1e6)} MB of blocks`);
+const perMillion = (n) => mb((n / fullEntries) * 1e6);
+const partialKb = (n) => ((n / checkpoints) / 1e3).toFixed(0);
+console.log(`disk: ${disk.count} files, ${disk.bytes} bytes (${disk.blocks} in blocks) at ${appends} entries, ${(disk.bytes / appends).toFixed(0)} bytes per entry; its full tiles and bundles (${full.count} files, ${fullEntries} entries): ${perMillion(full.bytes)} MB of files (${perMillion(full.blocks)} MB of blocks) per million entries, plus the partial tiles each checkpoint leaves, about ${partialKb(disk.bytes - full.bytes)} KB (${partialKb(disk.blocks - full.blocks)} KB of blocks) each here`);
 
-// Throughput, with the log (the hot statement appended first) and without.
+// Throughput, with the log (the hot statement appended first) and without,
+// both running, wrk alternating between them; the median of each.
 const hot = `${R}hot`;
 const query = new URLSearchParams({ chain: "base", payTo: PAY_TO, resourceUrl: hot });
 const first = await verdict(service.url, hot);
 if (!JSON.parse(first.body).logProof) throw new Error("the verdict carries no proof");
 const proofBytes = JSON.parse(first.body).logProof.length;
-const withLog = wrk(`${service.url}/v0/verdict?${query}`);
+const plain = await serve([]);
+const runs = { with: [], without: [] };
+for (let round = 0; round < rounds; round++) {
+  runs.without.push(wrk(`${plain.url}/v0/verdict?${query}`));
+  runs.with.push(wrk(`${service.url}/v0/verdict?${query}`));
+}
 await stop(service);
-service = await serve([]);
-const without = wrk(`${service.url}/v0/verdict?${query}`);
-await stop(service);
+await stop(plain);
 agent.destroy();
-console.log(`throughput: wrk 1 thread, ${connections} connections, ${seconds} s: with the log ${Math.round(withLog.rps)} verdicts/s (${withLog.errors} errors, proof ${proofBytes} bytes at ${appends + 1} entries), without ${Math.round(without.rps)} verdicts/s (${without.errors} errors): ratio ${(withLog.rps / without.rps).toFixed(2)}`);
+const median = (list) => list.map((r) => r.rps).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const errors = (list) => list.reduce((sum, r) => sum + r.errors, 0);
+const [withLog, without] = [median(runs.with), median(runs.without)];
+console.log(`throughput: wrk 1 thread, ${connections} connections, ${seconds} s, ${rounds} runs each, alternating (median): with the log ${Math.round(withLog)} verdicts/s (${errors(runs.with)} errors; proof ${proofBytes} bytes at ${appends + 1} entries), without ${Math.round(without)} verdicts/s (${errors(runs.without)} errors): ratio ${(withLog / without).toFixed(2)}`);
 console.log(`uptime at the end: ${uptime()}`);
