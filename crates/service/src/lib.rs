@@ -411,7 +411,8 @@ fn bad_request_response(problem: &dyn std::error::Error) -> Response {
 }
 
 async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) -> Response {
-    let Some(pairs) = query_pairs(query.as_deref().unwrap_or_default()) else {
+    let query = query.unwrap_or_default();
+    let Some(pairs) = query_pairs(&query) else {
         return bad_request_response(&QueryError::NotUtf8);
     };
     let asked = match endpoint_of(&pairs) {
@@ -431,7 +432,7 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
         Some(Found::Published(p)) => {
             // One that carries a proof already is served as it is.
             let proof = match p.parsed.log_proof {
-                None => service.log_proof(&p.parsed.raw).await,
+                None => service.log_proof(&query, &p.parsed.raw).await,
                 Some(_) => None,
             };
             let document = match proof {
@@ -444,7 +445,7 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
         Some(Found::Attested(a)) => {
             let key_id = KeyId::of(&service.keys.current.verifying_key());
             let verdict = a.verdict(&asked, now, key_id);
-            let proof = service.log_proof(&verdict).await;
+            let proof = service.log_proof(&query, &verdict).await;
             match sign_verdict_carrying(verdict, &service.keys.current, &service.carried) {
                 Ok(document) => {
                     let document = match proof {
@@ -471,11 +472,21 @@ async fn verdict(State(service): State<Arc<Service>>, RawQuery(query): RawQuery)
 }
 
 impl Service {
-    /// The proof, as a JSON string, that the statement of `verdict` is in
-    /// the log: `None` without a log, or when it does not come in time.
-    async fn log_proof(&self, verdict: &x402_verdict_core::json::Object) -> Option<Arc<str>> {
+    /// The proof, as a JSON string, that the statement of `verdict`, the
+    /// answer to `query`, is in the log: `None` without a log, or when it
+    /// does not come in time.
+    async fn log_proof(
+        &self,
+        query: &str,
+        verdict: &x402_verdict_core::json::Object,
+    ) -> Option<Arc<str>> {
         let recorder = self.recorder.as_ref()?;
-        recorder.proof(transparency::entry(verdict)?).await
+        // The query and the outcome decide the statement.
+        let outcome = verdict.get("outcome").and_then(|o| o.as_str());
+        let request = [query, "\n", outcome.unwrap_or_default()].concat();
+        recorder
+            .proof(request, || transparency::entry(verdict))
+            .await
     }
 }
 

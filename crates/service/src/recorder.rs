@@ -39,6 +39,10 @@ pub const WAIT: Duration = Duration::from_secs(10);
 /// URLs asked under a `prefix` attestation cannot grow memory without end).
 pub const MAX_QUEUED: u64 = 100_000;
 
+/// The most requests whose statement is kept; past it, the requests
+/// kept are forgotten (and their statements made again when asked).
+const MAX_REQUESTS_KEPT: usize = 100_000;
+
 /// What `serve --log` keeps its log with.
 #[derive(Debug)]
 pub struct LogConfig {
@@ -125,6 +129,10 @@ impl Published {
 struct Queue {
     /// Every entry's index, by its leaf hash.
     known: HashMap<Hash, u64>,
+    /// The leaf and index of the statement each request asked for, by
+    /// the request's words: a verdict asked again is served with no
+    /// statement made and hashed.
+    requests: HashMap<String, (Hash, u64)>,
     /// The index the next entry queued takes.
     next: u64,
     sender: mpsc::UnboundedSender<Vec<u8>>,
@@ -175,6 +183,7 @@ pub(crate) fn open(config: LogConfig) -> Result<(Recorder, Sequencer), RecorderE
     let recorder = Recorder {
         queue: Mutex::new(Queue {
             known,
+            requests: HashMap::new(),
             next: log.tree().size(),
             sender,
         }),
@@ -200,29 +209,18 @@ impl Recorder {
         self.published.borrow().clone()
     }
 
-    /// The proof of `entry` (a verdict's statement) as a JSON string:
-    /// at once when the log holds it; else it is queued (once) and the
+    /// The proof, as a JSON string, of the statement of the verdict that
+    /// `request` asks (the request's words and the outcome: what decides
+    /// the statement), `entry` making that statement when this request is
+    /// new: at once when the log holds it; else it is queued (once) and the
     /// proof comes with its batch's checkpoint. `None` when it does not
     /// come within [`WAIT`], the queue is full, or the entry is too long.
-    pub(crate) async fn proof(&self, entry: String) -> Option<Arc<str>> {
-        let leaf = leaf_hash(entry.as_bytes());
-        let index = {
-            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-            match queue.known.get(&leaf) {
-                Some(index) => *index,
-                None => {
-                    let sequenced = self.published.borrow().size;
-                    if queue.next - sequenced >= MAX_QUEUED || entry.len() > MAX_ENTRY_BYTES {
-                        return None;
-                    }
-                    let index = queue.next;
-                    queue.sender.send(entry.into_bytes()).ok()?;
-                    queue.next += 1;
-                    queue.known.insert(leaf, index);
-                    index
-                }
-            }
-        };
+    pub(crate) async fn proof(
+        &self,
+        request: String,
+        entry: impl FnOnce() -> Option<String>,
+    ) -> Option<Arc<str>> {
+        let (leaf, index) = self.index_of(request, entry)?;
         let published = self.published();
         if index < published.size {
             return Some(published.proof(index, leaf));
@@ -248,6 +246,42 @@ impl Recorder {
                 None
             }
         }
+    }
+}
+
+impl Recorder {
+    /// The leaf and index of the statement `request` asks for: kept from
+    /// an earlier request, or its entry made, found in the log or queued.
+    fn index_of(
+        &self,
+        request: String,
+        entry: impl FnOnce() -> Option<String>,
+    ) -> Option<(Hash, u64)> {
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = queue.requests.get(&request) {
+            return Some(*found);
+        }
+        let entry = entry()?;
+        let leaf = leaf_hash(entry.as_bytes());
+        let index = match queue.known.get(&leaf) {
+            Some(index) => *index,
+            None => {
+                let sequenced = self.published.borrow().size;
+                if queue.next - sequenced >= MAX_QUEUED || entry.len() > MAX_ENTRY_BYTES {
+                    return None;
+                }
+                let index = queue.next;
+                queue.sender.send(entry.into_bytes()).ok()?;
+                queue.next += 1;
+                queue.known.insert(leaf, index);
+                index
+            }
+        };
+        if queue.requests.len() >= MAX_REQUESTS_KEPT {
+            queue.requests.clear();
+        }
+        queue.requests.insert(request, (leaf, index));
+        Some((leaf, index))
     }
 }
 
