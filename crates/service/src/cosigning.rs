@@ -71,6 +71,13 @@ impl Witnesses {
         let mut lines = String::new();
         for ((url, _), answer) in self.witnesses.iter().zip(join_all(asked).await) {
             match answer {
+                // Together, within a note's bounds: a witness whose lines
+                // would pass them is left out, not the others.
+                Ok(cosignature)
+                    if Note::parse(&[checkpoint, &lines, &cosignature].concat()).is_none() =>
+                {
+                    tracing::warn!(witness = %url, "no cosignature: the witness's lines pass the note's bounds");
+                }
                 Ok(cosignature) => lines.push_str(&cosignature),
                 Err(refusal) => {
                     tracing::warn!(witness = %url, "no cosignature: the witness {refusal}")
@@ -161,4 +168,81 @@ impl Witnesses {
 fn one_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default();
     line.chars().filter(|c| !c.is_control()).take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use axum::http::header::CONTENT_TYPE;
+    use axum::routing::post;
+    use x402_verdict_core::ed25519_dalek::SigningKey;
+    use x402_verdict_core::transparency::{cosign, leaf_hash, sign_note, Checkpoint};
+
+    use super::*;
+
+    const ORIGIN: &str = "verdicts.example/log";
+
+    /// A witness on loopback answering each request with `answer` (given
+    /// the body and how many requests came before): its URL.
+    async fn witness(
+        answer: impl Fn(String, usize) -> (u16, &'static str, String) + Clone + Send + Sync + 'static,
+    ) -> BaseUrl {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let app = axum::Router::new().route(
+            "/add-checkpoint",
+            post(move |body: String| {
+                let (answer, asked) = (answer.clone(), asked.clone());
+                async move {
+                    let (status, media_type, text) =
+                        answer(body, asked.fetch_add(1, Ordering::SeqCst));
+                    let status = axum::http::StatusCode::from_u16(status).unwrap();
+                    (status, [(CONTENT_TYPE, media_type)], text)
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        BaseUrl::parse(&format!("http://{addr}/")).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_witness_behind_is_asked_again_and_one_past_the_bounds_left_out() {
+        let tree = Tree::from_leaves((0..5u8).map(|i| leaf_hash(&[i])));
+        let text = Checkpoint {
+            origin: ORIGIN.into(),
+            size: 5,
+            root: tree.root(5).unwrap(),
+            extensions: vec![],
+        }
+        .to_text();
+        let log = SigningKey::from_bytes(&[1; 32]);
+        let checkpoint = [
+            text.clone(),
+            "\n".into(),
+            sign_note(&text, ORIGIN, &log).unwrap(),
+        ]
+        .concat();
+        let key = SigningKey::from_bytes(&[2; 32]);
+        let line = cosign(&text, "w.example", &key, 1_790_000_000).unwrap();
+        // It has cosigned 3: it says so, then takes the proof from 3.
+        let good = line.clone();
+        let behind = witness(move |body, asked| match asked {
+            0 => (409, "text/x.tlog.size", "3\n".into()),
+            _ if body.starts_with("old 3\n") => (200, "text/plain", good.clone()),
+            _ => (400, "text/plain", "wrong old size\n".into()),
+        })
+        .await;
+        // 31 lines: within the bounds alone, past them beside the first.
+        let flood = line.repeat(31);
+        let flooding = witness(move |_, _| (200, "text/plain", flood.clone())).await;
+        let refusing = witness(|_, _| (422, "text/plain", "split\u{1b}[2J view\n".into())).await;
+        let witnesses = Witnesses::new(vec![behind, flooding, refusing]).unwrap();
+        let lines = witnesses.cosign(&tree, &checkpoint).await;
+        assert_eq!(lines, line);
+        assert_eq!(*witnesses.witnesses[0].1.lock().unwrap(), 5);
+        assert_eq!(one_line("split\u{1b}[2J view\nmore"), "split[2J view");
+    }
 }
