@@ -274,6 +274,31 @@ async fn verdicts_carry_proofs_the_log_grows_with_statements_not_lookups() {
     }
     let (_, at_302) = checkpoint(&base).await;
     assert_eq!(at_302.size, 302);
+    // Under another key, the folder is not its log: one line, exit 2.
+    drop(service);
+    let other_keys = other_dir.join("log.json");
+    let (code, _, err) = run(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--registry",
+        files.registry.to_str().unwrap(),
+        "--keys",
+        files.keys.to_str().unwrap(),
+        "--log",
+        log_dir.to_str().unwrap(),
+        "--log-keys",
+        other_keys.to_str().unwrap(),
+        "--log-origin",
+        ORIGIN,
+    ])
+    .await;
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("checkpoint: not a checkpoint of verdicts.test/log signed by the log's key"),
+        "{err}"
+    );
 }
 
 /// Runs `monitor` on the log at `base`: exit code and stdout.

@@ -64,10 +64,10 @@ pub struct LogConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum RecorderError {
     /// The log's key file.
-    #[error("--log-keys: {0}")]
+    #[error("--log-keys")]
     Keys(#[source] KeyFileError),
     /// The log's folder.
-    #[error("--log {}: {source}", .dir.display())]
+    #[error("--log {}", .dir.display())]
     Log {
         /// The folder.
         dir: PathBuf,
