@@ -1,10 +1,10 @@
 //! `serve --log`: the service's transparency log at work
-//! (docs/service.md, Running a log). Each verdict statement the service
-//! is about to serve is recorded once: a statement the log already holds
-//! is served with its proof at once; a new one (attested, re-checked,
-//! revoked, lapsed) is queued, sequenced in the next batch, cosigned by
-//! the witnesses, and the verdict waits for it (at most [`WAIT`]). Lookups
-//! of a statement recorded append nothing.
+//! (docs/service.md, Running a transparency log). Each verdict statement
+//! the service is about to serve is recorded once: a statement the log
+//! already holds is served with its proof at once; a new one (attested,
+//! re-checked, revoked, lapsed) is queued, sequenced in the next batch,
+//! cosigned by the witnesses, and the verdict waits for it (at most
+//! [`WAIT`]). Lookups of a statement recorded append nothing.
 //!
 //! One task, the sequencer, owns the [`Log`]: it takes the queue in
 //! batches of at most [`BATCH_WINDOW`], writes each batch's tiles and
