@@ -130,7 +130,58 @@ impl Log {
         }
         log.tree = Arc::new(tree);
         log.checkpoint = text;
+        log.remove_unsealed(checkpoint.size)?;
         Ok(log)
+    }
+
+    /// Removes the tiles and bundles a crashed batch wrote past the
+    /// checkpoint of `size`: no checkpoint names them, and the entries
+    /// that take their places will be others. Only the tiles from each
+    /// level's last one on are looked at.
+    fn remove_unsealed(&self, size: u64) -> Result<(), LogError> {
+        let levels = std::iter::once(None).chain((0..8).map(Some));
+        for level in levels {
+            let sealed = size >> (8 * u32::from(level.unwrap_or(0)));
+            let mut index = sealed / TILE_WIDTH;
+            loop {
+                let full = Tile {
+                    level,
+                    index,
+                    width: TILE_WIDTH,
+                };
+                let path = self.dir.join(full.path());
+                let partials = self.dir.join([full.path(), ".p".into()].concat());
+                let (has_full, has_partials) = (path.exists(), partials.is_dir());
+                if !has_full && !has_partials {
+                    break;
+                }
+                if has_full && !full.within(size) {
+                    self.remove(&path)?;
+                }
+                if has_partials {
+                    let widths = std::fs::read_dir(&partials)
+                        .map_err(|e| LogError::Folder(partials.clone(), e))?;
+                    for name in widths.filter_map(Result::ok).map(|e| e.file_name()) {
+                        let width = name.to_str().and_then(|w| w.parse().ok());
+                        let tile = Tile {
+                            level,
+                            index,
+                            width: width.unwrap_or(0),
+                        };
+                        if width.is_some() && !tile.within(size) {
+                            self.remove(&partials.join(name))?;
+                        }
+                    }
+                }
+                index += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn remove(&self, path: &Path) -> Result<(), LogError> {
+        tracing::info!(path = %path.display(), "removing a file no checkpoint names");
+        std::fs::remove_file(path).map_err(|e| SecretFileError::Io(path.to_owned(), e).into())
     }
 
     /// The log's verifier key, which consumers and witnesses configure.
@@ -372,8 +423,21 @@ mod tests {
         append(&mut log, 250..400);
         // The batch's tiles were written, its checkpoint never was.
         std::fs::write(dir.join(CHECKPOINT), &before).unwrap();
+        assert!(dir.join("tile/entries/001.p/144").exists());
         let mut log = Log::open(&dir, ORIGIN, key()).unwrap();
         assert_eq!(checkpoint_of(&log).size, 250);
+        // What the lost batch wrote is gone, what the checkpoint names kept.
+        for gone in [
+            "tile/entries/000",
+            "tile/0/000",
+            "tile/entries/001.p/144",
+            "tile/0/001.p/144",
+            "tile/1/000.p/1",
+        ] {
+            assert!(!dir.join(gone).exists(), "{gone}");
+        }
+        assert!(dir.join("tile/entries/000.p/250").exists());
+        assert!(dir.join("tile/0/000.p/250").exists());
         // Other entries take the lost ones' places, and the log verifies.
         append(&mut log, 1000..1200);
         assert_eq!(checkpoint_of(&log).size, 450);
