@@ -2,8 +2,9 @@
 //! core accepts under the log's key and a witness quorum; the log is read
 //! under `/v0/log/` with tlog-tiles' cache headers; it grows with
 //! statements (a re-check), never with lookups; a witness refuses a second
-//! history under the same key and a monitor that followed the first exits
-//! with its inconsistency code; and kill -9 during appends leaves a log
+//! history under the same key, a consumer with a quorum of 1 reads its
+//! verdicts unknown, and a monitor that followed the first exits with its
+//! inconsistency code; and kill -9 during appends leaves a log
 //! that reopens and verifies, nothing it had published rewritten.
 
 mod support;
@@ -402,6 +403,44 @@ async fn a_witness_and_a_monitor_catch_a_split_view() {
     assert_eq!(
         proof_check(&b_verdict, &log, std::slice::from_ref(&witness_key), 1),
         ProofCheck::Refused(ProofProblem::TooFewCosignatures)
+    );
+    // A consumer of the log with a quorum of 1 (`lookup --transparency
+    // required`) takes A's verdicts and reads B's unknown, its signature
+    // valid.
+    let (log_text, witness_text) = (log.to_text(), witness_key.to_text());
+    let flags = [
+        "--log-key",
+        &log_text,
+        "--witness",
+        &witness_text,
+        "--witness-quorum",
+        "1",
+        "--transparency",
+        "required",
+    ];
+    let on_a = lookup(
+        &a.url,
+        &format!("{R}items/3"),
+        &[&a_files.public_key],
+        &flags,
+    )
+    .await;
+    assert_eq!(on_a["state"], "human-backed", "{on_a}");
+    let on_b = lookup(
+        &b.url,
+        &format!("{R}items/2"),
+        &[&b_files.public_key],
+        &flags,
+    )
+    .await;
+    assert_eq!(
+        (&on_b["state"], &on_b["reason"], &on_b["signature"]),
+        (
+            &json!("unknown"),
+            &json!("too_few_cosignatures"),
+            &json!("valid")
+        ),
+        "{on_b}"
     );
     // Its log signature holds: without a quorum, the proof verifies.
     assert!(matches!(
