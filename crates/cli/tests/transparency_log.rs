@@ -177,6 +177,27 @@ async fn verdicts_carry_proofs_the_log_grows_with_statements_not_lookups() {
         ]),
     )
     .await;
+    // And a verdict signed offline, published as it is.
+    let published = sign(
+        &files.keys,
+        &json!({
+            "v": 1, "chain": CHAIN, "payTo": PAY_TO, "resourceUrl": format!("{R}published"),
+            "outcome": "human_backed", "assuranceLevel": "G",
+            "verifiedAt": hours_from_now(-1), "recheckEveryHours": 24,
+        }),
+    )
+    .await;
+    let with_published = |attestations: Vec<Value>| {
+        json!({ "attestations": attestations, "published": [published.clone()] }).to_string()
+    };
+    std::fs::write(
+        &files.registry,
+        with_published(vec![
+            attestation(&format!("{R}good"), "active", 1, 24 * 30),
+            items.clone(),
+        ]),
+    )
+    .unwrap();
     let (log_keys, log) = log_key(&files.dir).await;
     let (w, witness_key) = witness(&files.dir, &log).await;
     let log_dir = files.dir.join("log");
@@ -255,7 +276,7 @@ async fn verdicts_carry_proofs_the_log_grows_with_statements_not_lookups() {
     drop(service);
     std::fs::write(
         &files.registry,
-        registry(vec![
+        with_published(vec![
             attestation(&format!("{R}good"), "active", 0, 24 * 30),
             items,
         ]),
@@ -275,6 +296,18 @@ async fn verdicts_carry_proofs_the_log_grows_with_statements_not_lookups() {
     }
     let (_, at_302) = checkpoint(&base).await;
     assert_eq!(at_302.size, 302);
+    // The published verdict is appended when first served, and carries its
+    // proof beside every member it was published with.
+    let document = verdict(&base, &format!("{R}published")).await;
+    let ProofCheck::Proven(proven) =
+        proof_check(&document, &log, std::slice::from_ref(&witness_key), 1)
+    else {
+        panic!("{document}");
+    };
+    assert_eq!(proven.index, 302);
+    let mut bare = document.clone();
+    bare.as_object_mut().unwrap().remove("logProof");
+    assert_eq!(bare, published);
     // Under another key, the folder is not its log: one line, exit 2.
     drop(service);
     let other_keys = other_dir.join("log.json");
