@@ -14,7 +14,8 @@
   300 ms, or with 50 MB; ``DOWN`` is a port nobody listens on.
 
 ``serve_registry`` starts the reference service on a registry of one's own
-(test_staple.py's), and ``signed`` signs a verdict as it does.
+(test_staple.py's; with a transparency log and its witness, test_staple_log.py's),
+and ``signed`` signs a verdict as it does.
 """
 
 from __future__ import annotations
@@ -259,16 +260,22 @@ def attested(pay_to: str, resource_url: str, status: str = "active", match: str 
 
 
 class Service:
-    """The reference service: its URL and the demo public key it signs with."""
+    """The reference service: its URL and the demo public key it signs with; with a log,
+    the log's verifier key and its witness's (``log_key``, ``witness_key``)."""
 
-    def __init__(self, url: str, public_key: str, child: subprocess.Popen):
+    def __init__(self, url: str, public_key: str, *children: subprocess.Popen, log_key: str | None = None,
+                 witness_key: str | None = None):
         self.url = url
         self.public_key = public_key
-        self.child = child
+        self.children = children
+        self.log_key = log_key
+        self.witness_key = witness_key
 
     def stop(self):
-        self.child.terminate()
-        self.child.wait(10)
+        for child in self.children:
+            child.terminate()
+        for child in self.children:
+            child.wait(10)
 
 
 def demo_keys() -> Path:
@@ -280,17 +287,43 @@ def demo_keys() -> Path:
     return keys
 
 
-def serve_registry(registry: dict, name: str) -> Service:
-    """``x402-verdict serve`` on ``registry`` (written to ``name``), signing with the demo key."""
+def listening(*args: str) -> tuple[subprocess.Popen, list[str], str]:
+    """``x402-verdict`` started with ``args``: the process, the lines it printed before its
+    address, and its URL."""
+    child = subprocess.Popen([BIN, *args], stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "error"})
+    printed = []
+    while not (line := child.stdout.readline()).startswith("listening on "):
+        assert line, f"{args[0]} exited having said {printed!r}"
+        printed.append(line.strip())
+    return child, printed, line.strip().removeprefix("listening on ")
+
+
+def serve_registry(registry: dict, name: str, log: bool = False) -> Service:
+    """``x402-verdict serve`` on ``registry`` (written to ``name``), signing with the demo key.
+    With ``log``, it keeps a transparency log (a new key and folder) cosigned by one
+    ``x402-verdict witness`` of its own, both on loopback."""
     keys = demo_keys()
     path = WORK / name
     path.write_text(json.dumps(registry, indent=2))
-    child = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--registry", str(path), "--keys", str(keys)],
-                             stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "error"})
-    line = child.stdout.readline()
-    assert line.startswith("listening on "), f"serve said {line!r}"
     public_key = json.loads(keys.read_text())["current"]["publicKey"]
-    return Service(line.strip().removeprefix("listening on "), public_key, child)
+    serve = ["serve", "--listen", "127.0.0.1:0", "--registry", str(path), "--keys", str(keys)]
+    if not log:
+        child, _, url = listening(*serve)
+        return Service(url, public_key, child)
+    folder = WORK / f"{name}-log-{os.getpid()}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(mode=0o700, parents=True)
+    for key_file in ("log.json", "witness.json"):
+        subprocess.run([BIN, "keygen", "--out", str(folder / key_file)], check=True, capture_output=True)
+    # The witness's address is the service's --witness-url; the service prints the log key the witness takes.
+    witness_at = f"127.0.0.1:{free_port()}"
+    child, printed, url = listening(*serve, "--log", str(folder / "log"), "--log-keys", str(folder / "log.json"),
+                                    "--log-origin", "verdicts.test/log", "--witness-url", f"http://{witness_at}")
+    log_key = next(line for line in printed if line.startswith("log key ")).removeprefix("log key ")
+    witness, printed, _ = listening("witness", "--listen", witness_at, "--keys", str(folder / "witness.json"),
+                                    "--log-key", log_key, "--state", str(folder / "witness-state"))
+    witness_key = next(line for line in printed if line.startswith("witness key ")).removeprefix("witness key ")
+    return Service(url, public_key, child, witness, log_key=log_key, witness_key=witness_key)
 
 
 def signed(chain: str, pay_to: str, resource_url: str, outcome: str = "human_backed", age: int = 0,
