@@ -94,35 +94,29 @@ def test_the_logged_services_verdict_is_stapled_with_its_proof(sellers):
     assert "logProof" not in plain
 
 
-@CLIENTS
-def test_the_guard_under_required_pays_on_the_stapled_proven_verdict_with_no_request(sellers, clients):
+def paying(sellers, name: str, transparency: str, clients=(sync_client, pay_sync)):
+    """Pays ``/<name>/report`` once its 402 staples, with ``buyer``: what ``pay`` returned
+    (the status, or the refusal), the paths paid and the buyer's requests to its service."""
     make, pay = clients
     url, payments, _, _ = sellers
-    until_stapled(f"{url}/logged/report")
+    until_stapled(f"{url}/{name}/report")
     before, asked = len(payments), len(Unasked.asked)
-    assert pay(buyer(sellers, make, "required"), f"{url}/logged/report") == 200
-    assert payments[before:] == ["/logged/report"]
-    assert Unasked.asked[asked:] == []
+    outcome = pay(buyer(sellers, make, transparency), f"{url}/{name}/report")
+    return outcome, payments[before:], Unasked.asked[asked:]
+
+
+@CLIENTS
+def test_the_guard_under_required_pays_on_the_stapled_proven_verdict_with_no_request(sellers, clients):
+    assert paying(sellers, "logged", "required", clients) == (200, ["/logged/report"], [])
 
 
 @CLIENTS
 def test_the_guard_under_required_refuses_a_verdict_of_a_service_without_a_log(sellers, clients):
-    make, pay = clients
-    url, payments, _, _ = sellers
-    until_stapled(f"{url}/plain/report")
-    before, asked = len(payments), len(Unasked.asked)
-    assert pay(buyer(sellers, make, "required"), f"{url}/plain/report") == (
-        f"x402-verdict: not paying {url}/plain/report: state unknown, outcome human_backed, "
-        "reason no_transparency_proof (policy require-human-backed).")
-    assert payments[before:] == []
-    # The staple stood in for the lookup: refused on it, with no request.
-    assert Unasked.asked[asked:] == []
+    refusal = (f"x402-verdict: not paying {sellers[0]}/plain/report: state unknown, outcome human_backed, "
+               "reason no_transparency_proof (policy require-human-backed).")
+    # The staple stood in for the lookup: refused on it, nothing paid, no request.
+    assert paying(sellers, "plain", "required", clients) == (refusal, [], [])
 
 
 def test_the_same_staple_under_off_is_paid_as_without_a_log(sellers):
-    url, payments, _, _ = sellers
-    until_stapled(f"{url}/plain/report")
-    before = len(payments)
-    assert pay_sync(buyer(sellers, sync_client, "off"), f"{url}/plain/report") == 200
-    assert payments[before:] == ["/plain/report"]
-
+    assert paying(sellers, "plain", "off") == (200, ["/plain/report"], [])
