@@ -19,9 +19,9 @@
 import init, { renderAll } from "./index.js";
 import { mount, setTheme } from "./badge.js";
 import { PER_FRAME, inTurn } from "./frames.js";
-import { EMBED_ROOTS_WASM, EMBED_WASM } from "./files.js";
+import { EMBED_ROOTS_WASM, EMBED_WASM } from "./generated/files.js";
 import { ELEMENT, MARK } from "./options.js";
-import { CHECKING } from "./words.js";
+import { CHECKING } from "./generated/words.js";
 
 /** Badges by data- attributes and by element. */
 const SELECTOR = `[${MARK}],${ELEMENT}`;

@@ -13,7 +13,7 @@ import { inTurn } from "./frames.js";
 import { dropEarly, requestEarly } from "./early.js";
 import { option } from "./options.js";
 import { explainer, jsBuild } from "./on-demand.js";
-import { REQUEST_INIT, VERDICT_URL, WARNINGS } from "./words.js";
+import { REQUEST_INIT, VERDICT_URL, WARNINGS } from "./generated/words.js";
 
 /** Shared with the script-tag loader, so that a page gets one warning. */
 const WARNED = Symbol.for("x402-verdict.warned");

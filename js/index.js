@@ -7,13 +7,13 @@
 // Rust translated to JavaScript runs (js/engine.js). Every function returns
 // a promise that settles and never rejects. It also defines the
 // <x402-verdict-badge> element (js/element.js). Its words and spellings are
-// the core's and src/words.rs' (./words.js, `cargo xtask generate words`).
+// the core's and src/words.rs' (./generated/words.js, `cargo xtask generate`).
 // The build bundles these modules into the package's index.js.
 import { setTheme } from "./badge.js";
 import { challengeWasm, loadedEngine, readWith, requestWhileLoading } from "./engine.js";
 import { MARK, fromAttributes, lookupKey, snapshot } from "./options.js";
 import { LOOK_EARLY, render, withinBudget } from "./render.js";
-import { NOT_LOADED, NOT_RUN } from "./words.js";
+import { NOT_LOADED, NOT_RUN } from "./generated/words.js";
 import "./element.js";
 
 /**

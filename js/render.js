@@ -11,7 +11,7 @@ import { BUDGET_ON_PAGE_ORIGIN, requestBudget } from "./budget.js";
 import { isLoaded, loadedEngine, requestWhileLoading } from "./engine.js";
 import { lookupKey, option, serviceOf, snapshot } from "./options.js";
 import { retryOnReturn } from "./retry.js";
-import { CHECKING, NOT_LOADED, RETRY_REASONS, UNKNOWN } from "./words.js";
+import { CHECKING, NOT_LOADED, RETRY_REASONS, UNKNOWN } from "./generated/words.js";
 
 /** The page's one budget: every lookup of the package's functions, elements and script tag runs within it. */
 const budget = requestBudget(globalThis.location?.origin, serviceOf, lookupKey, isLoaded, (options) => requestWhileLoading(options, true), dropEarly);

@@ -1,8 +1,8 @@
 // Builds what `npm run build` ships, as wasm-pack.toml says (read once,
 // through ./build-config.mjs). scripts/build.sh runs it after set-up and
-// after writing the core's generated modules into target/generated/
-// (words.js, the core's words; extension-words.js, the extension's;
-// verdict-types.d.ts, the unions of its spellings):
+// after `cargo xtask generate`, which keeps the committed generated files
+// (js/generated/: the core's words, the extension's, the types, the
+// package's file names) current:
 //
 // - the command (cargo build --release), the Python wheel (maturin, for
 //   manylinux2014 through zig) and the demo's published-metrics page;
@@ -20,7 +20,7 @@
 // (--tests, as `npm test` runs it: also wasm-pack.toml's [js-test-build],
 // the builds for the tests alone, never packaged)
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConfig } from "./build-config.mjs";
@@ -30,8 +30,6 @@ import { packageExtension } from "./package-extension.mjs";
 import { packageBadge } from "./package-js.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-/** What scripts/build.sh generated from the core, and the package's file names from wasm-pack.toml. */
-export const GENERATED = join(ROOT, "target/generated");
 /** binaryen's tools from npm, never Debian's. */
 const binaryen = (tool) => join(ROOT, "node_modules/.bin", tool);
 
@@ -162,31 +160,18 @@ async function main(tests) {
   const agentJsDir = "target/agent-js-build/pkg";
   await jsBuild(agentJsDir, config.agentName, only(config.agentFeatures), "target/agent-js-build");
 
-  // The package's file names the JavaScript needs, from wasm-pack.toml.
-  mkdirSync(GENERATED, { recursive: true });
-  writeFileSync(join(GENERATED, "files.js"), packageFiles(config));
-  await packageAgent({ build: agentDir, out: config.agentOutDir, stem: config.agentName, jsBuild: agentJsDir, generated: GENERATED });
+  await packageAgent({ build: agentDir, out: config.agentOutDir, stem: config.agentName, jsBuild: agentJsDir });
 
   // The buyer's browser extension: its engine's wasm and glue, then its
   // JavaScript, each browser's folder and zip (./package-extension.mjs).
   const extensionDir = "target/extension-build/pkg";
   wasmPack({ outDir: extensionDir, stem: config.extensionName, cargoArgs: only(config.extensionFeatures) });
   wasmOpt(config.wasmOptPasses, join(extensionDir, `${config.extensionName}_bg.wasm`));
-  await packageExtension({ build: extensionDir, out: config.extensionOutDir, stem: config.extensionName, generated: GENERATED });
-  await packageBadge({ dir: config.outDir, jsDir, embedGlue: join(embedDir, `${config.embedName}.js`), generated: GENERATED });
+  await packageExtension({ build: extensionDir, out: config.extensionOutDir, stem: config.extensionName });
+  await packageBadge({ dir: config.outDir, jsDir, embedGlue: join(embedDir, `${config.embedName}.js`) });
   // A copy, not a link: the service serves no file from outside its --www folder.
   rmSync("www/pkg", { recursive: true, force: true });
   cpSync(config.outDir, "www/pkg", { recursive: true });
-}
-
-/** The module of the package's file names that its JavaScript imports as ./files.js (written by the build, as the core's words are). */
-export function packageFiles(config) {
-  return `// Written by scripts/build.mjs from wasm-pack.toml: do not edit.
-/** The script tag's wasm, which embed.js loads from beside itself ([embed-build] out-name). */
-export const EMBED_WASM = ${JSON.stringify(`${config.embedName}_bg.wasm`)};
-/** The script tag's wasm that pins roots, which embed.js loads instead when a badge pins one ([embed-roots-build] out-name). */
-export const EMBED_ROOTS_WASM = ${JSON.stringify(`${config.embedRootsName}_bg.wasm`)};
-`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

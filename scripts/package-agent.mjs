@@ -6,9 +6,11 @@
 // glue's one import), js/agent/ (the entry, the engine's loader, the guard,
 // the placement of the seller's snippets, the types) with the seller module
 // bundled by rolldown with what it imports from the badge's JavaScript
-// (js/options.js) and from the build (`generated`: the core's words, the
-// package's file names), verdict-types.d.ts (the unions of the core's
-// spellings that its types import), the licences and its package.json.
+// (js/options.js) and from js/generated/ (the core's words, the package's
+// file names), verdict-types.d.ts (the types its types import, from
+// js/generated/), the licences and its package.json (the source template
+// js/agent/package.template.json, with the workspace's version and every
+// file listed).
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rolldown } from "rolldown";
@@ -19,9 +21,11 @@ const ROOT = new URL("../", import.meta.url);
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 /** The module of js/agent/ that is bundled (the others ship as they are). */
 const SELLER = "seller.js";
+/** The package's manifest's source in js/agent/, which ships as package.json. */
+const TEMPLATE = "package.template.json";
 
 /** Packages x402-verdict in `out` (see above). */
-export async function packageAgent({ build, out, stem, jsBuild, generated }) {
+export async function packageAgent({ build, out, stem, jsBuild }) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const { code: glue, snippets } = await withOwnImports(join(build, `${stem}.js`));
@@ -31,43 +35,33 @@ export async function packageAgent({ build, out, stem, jsBuild, generated }) {
   if (!jsGlue.includes("initJs")) throw new Error(`package-agent: ${jsBuild} holds no JavaScript build (minify.mjs with toJs)`);
   writeFileSync(join(out, `${stem}_js.js`), jsGlue);
   for (const name of [`${stem}_bg.wasm`, `${stem}.d.ts`]) copyFileSync(join(build, name), join(out, name));
-  copyFileSync(join(generated, "verdict-types.d.ts"), join(out, "verdict-types.d.ts"));
+  copyFileSync(new URL("js/generated/verdict-types.d.ts", ROOT), join(out, "verdict-types.d.ts"));
   copyFileSync(new URL("js/early.js", ROOT), join(out, "early.js"));
   const agent = new URL("js/agent/", ROOT);
   for (const name of readdirSync(agent)) {
-    if (name !== SELLER) copyFileSync(new URL(name, agent), join(out, name));
+    if (name !== SELLER && name !== TEMPLATE) copyFileSync(new URL(name, agent), join(out, name));
   }
   // The seller module, with the badge's option names and the package's file
   // names bundled in; the engine, the placement and parse5 stay imports.
   const seller = await rolldown({
     input: new URL(SELLER, agent).pathname,
     external: ["./engine.js", "./placement.js", "parse5"],
-    plugins: [resolveBuilt({ generated })],
+    plugins: [resolveBuilt()],
   });
   const { output } = await seller.generate({ format: "es" });
   await seller.close();
   writeFileSync(join(out, SELLER), output[0].code);
   for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(out, name));
 
-  // The version is the workspace's, the parser's the root package.json's.
+  // The template's manifest, with the workspace's version and every file;
+  // its parser's range is the root package.json's pin.
   const { version } = parse(readFileSync(new URL("Cargo.toml", ROOT), "utf8")).workspace.package;
-  const manifest = {
-    name: "x402-verdict",
-    version,
-    description: "Signed x402 verification verdicts for code that pays: lookupVerdict, endpointStatus and a guard for the official x402 client, on the Rust core compiled to wasm.",
-    license: "MIT OR Apache-2.0",
-    type: "module",
-    main: "index.js",
-    types: "index.d.ts",
-    exports: {
-      ".": { types: "./index.d.ts", default: "./index.js" },
-      "./seller": { types: "./seller.d.ts", default: "./seller.js" },
-    },
-    engines: { node: ">=20" },
-    // The seller module's HTML parser (js/agent/placement.js).
-    dependencies: { parse5: `^${JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")).devDependencies.parse5}` },
-    files: [...readdirSync(out), "package.json"].sort(),
-    sideEffects: false,
-  };
+  const template = JSON.parse(readFileSync(new URL(TEMPLATE, agent), "utf8"));
+  const pin = JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")).devDependencies.parse5;
+  if (template.dependencies?.parse5 !== `^${pin}`) {
+    throw new Error(`package-agent: js/agent/${TEMPLATE} depends on parse5 ${template.dependencies?.parse5}, but package.json pins ${pin}: write ^${pin}`);
+  }
+  const { name, ...members } = template;
+  const manifest = { name, version, ...members, files: [...readdirSync(out), "package.json"].sort() };
   writeFileSync(join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 }

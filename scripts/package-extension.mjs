@@ -1,7 +1,8 @@
 // Makes the buyer's browser extension (run by scripts/build.mjs) from the
 // wasm-pack build of its engine in `build` (wasm-pack.toml's
-// [extension-build]: its wasm and glue) and the core's words that the build
-// generated (`generated`: extension-words.js, words.js): in `out`, the unpacked
+// [extension-build]: its wasm and glue) and the modules `cargo xtask
+// generate` wrote in js/generated/ (extension-words.js, words.js, look.js,
+// schema.json): in `out`, the unpacked
 // extension for each browser, chromium/ (Manifest V3, a service worker)
 // and firefox/ (Manifest V3 as Firefox takes it: background scripts, a
 // gecko id), and each zipped as a store takes it
@@ -12,13 +13,11 @@
 // the badge's renderer (js/badge.js) and the core's words; content.js, a
 // classic script (a content script cannot be a module) bundled from
 // js/extension/content.js and the badge package's reader of attributes
-// (js/options.js); look.js, each state's mark and colour as the badge's
-// stylesheet draws them, read from js/badge.js; the pages, their
-// stylesheets, the icon (drawn here, as PNG), the policy schema
-// (Chromium), the licences and the manifest. Nothing is minified: a store's reviewer reads the code.
+// (js/options.js); the pages, their stylesheets, the icon (drawn here, as
+// PNG), the policy schema (Chromium: js/generated/schema.json), the
+// licences and the manifest. Nothing is minified: a store's reviewer reads the code.
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import JSZip from "jszip";
 import { rolldown } from "rolldown";
@@ -29,22 +28,6 @@ const read = (path) => readFileSync(new URL(path, ROOT), "utf8");
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 /** The id Firefox knows the extension by (storage.managed's policies name it). */
 const GECKO_ID = "extension@x402-verdict";
-
-/** Each state's mark and toolbar colour, as js/badge.js's stylesheet draws the badge (its light colours). */
-function look() {
-  const css = read("js/badge.js").match(/const CSS = `([^`]*)`/)?.[1];
-  if (!css) throw new Error("package-extension: no stylesheet in js/badge.js");
-  const marks = Object.fromEntries([...css.matchAll(/\.badge\[data-state="([a-z-]+)"\] \.mark::before \{ content: "([^"]+)"; \}/g)].map((m) => [m[1], m[2]]));
-  const border = (block) => block?.match(/border(?:-color)?: [^;]*?light-dark\((#[0-9a-f]{6})/)?.[1];
-  const plain = border(css.match(/\n\.badge \{([^}]*)\}/)?.[1]);
-  const colours = Object.fromEntries([...css.matchAll(/\n\.badge\[data-state="([a-z-]+)"\] \{([^}]*)\}/g)].map((m) => [m[1], border(m[2])]));
-  const states = ["checking", "unknown", "human-backed", "revoked"];
-  const table = Object.fromEntries(states.map((state) => [state, { mark: marks[state], colour: colours[state] ?? plain }]));
-  for (const [state, { mark, colour }] of Object.entries(table)) {
-    if (!mark || !colour) throw new Error(`package-extension: js/badge.js's stylesheet gives the ${state} badge no mark or colour`);
-  }
-  return `// Written by scripts/package-extension.mjs from js/badge.js's stylesheet: do not edit.\nexport const LOOK = ${JSON.stringify(table)};\n`;
-}
 
 /** The sizes of the extension's icon (the toolbar's 16 and 32 px, the stores' 48 and 128 px). */
 const ICON_SIZES = [16, 32, 48, 128];
@@ -93,22 +76,17 @@ function icon(size) {
 const icons = Object.fromEntries(ICON_SIZES.map((size) => [size, `icon-${size}.png`]));
 
 /** Packages the extension whose engine wasm-pack built in `build` (its files named `stem`) into `out`. */
-export async function packageExtension({ build, out, stem, generated }) {
+export async function packageExtension({ build, out, stem }) {
 
-  // The sources, staged where their imports find each other: js/extension/ with the engine's glue,
-  // extension-words.js and look.js beside it, and the badge package's modules and words one folder up.
+  // The sources, staged where their imports find each other: js/ (the
+  // badge package's modules and the generated ones) with the engine's glue
+  // beside js/extension/'s.
   const stage = join(build, "stage");
   rmSync(stage, { recursive: true, force: true });
-  mkdirSync(join(stage, "extension"), { recursive: true });
-  cpSync(new URL("js/extension/", ROOT), join(stage, "extension"), { recursive: true });
+  cpSync(new URL("js/", ROOT), stage, { recursive: true });
   for (const name of [`${stem}.js`, "snippets"]) cpSync(join(build, name), join(stage, "extension", name), { recursive: true });
-  copyFileSync(join(generated, "extension-words.js"), join(stage, "extension", "extension-words.js"));
-  writeFileSync(join(stage, "extension", "look.js"), look());
-  for (const name of ["badge.js", "options.js"]) copyFileSync(new URL(`js/${name}`, ROOT), join(stage, name));
-  copyFileSync(join(generated, "words.js"), join(stage, "words.js"));
 
-  const words = await import(pathToFileURL(resolve(generated, "extension-words.js")).href);
-  const { WORDS } = words;
+  const { WORDS } = await import(new URL("js/generated/extension-words.js", ROOT).href);
   // The workspace's version.
   const { version } = parse(read("Cargo.toml")).workspace.package;
 
@@ -126,12 +104,6 @@ export async function packageExtension({ build, out, stem, generated }) {
     "options.js": await bundled("options.js", "es"),
     "content.js": await bundled("content.js", "iife"),
   };
-  const schema = JSON.parse(read("js/extension/schema.json"));
-  const members = Object.keys(schema.properties[words.SETTINGS.key].properties);
-  if (JSON.stringify(members) !== JSON.stringify(words.SETTINGS.members)) {
-    throw new Error(`package-extension: js/extension/schema.json's settings are ${members}, the core's ${words.SETTINGS.members}`);
-  }
-
   /** The manifest both browsers share; each adds its background and its own keys. */
   const common = {
     manifest_version: 3,
@@ -178,7 +150,7 @@ export async function packageExtension({ build, out, stem, generated }) {
     mkdirSync(dir, { recursive: true });
     for (const [name, code] of Object.entries(scripts)) writeFileSync(join(dir, name), code);
     for (const name of ["popup.html", "popup.css", "options.html", "options.css"]) copyFileSync(new URL(`js/extension/${name}`, ROOT), join(dir, name));
-    if (browser === "chromium") copyFileSync(new URL("js/extension/schema.json", ROOT), join(dir, "schema.json"));
+    if (browser === "chromium") copyFileSync(new URL("js/generated/schema.json", ROOT), join(dir, "schema.json"));
     copyFileSync(join(build, `${stem}_bg.wasm`), join(dir, `${stem}_bg.wasm`));
     for (const [size, name] of Object.entries(icons)) writeFileSync(join(dir, name), icon(Number(size)));
     for (const name of LICENCES) copyFileSync(new URL(name, ROOT), join(dir, name));

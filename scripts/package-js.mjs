@@ -2,9 +2,9 @@
 // scripts/build.mjs after ./minify.mjs), with the JavaScript build from
 // `jsDir` (its glue holding the wasm2js translation), the glue of the
 // script tag's wasm (wasm-pack.toml's [embed-build], whose wasm the build
-// put in `dir`) and the modules the build generated in `generated` (the
-// core's words, words.js; the package's file names, files.js), which
-// rolldown bundles into the files that import them:
+// put in `dir`) and the modules `cargo xtask generate` wrote in
+// js/generated/ (the core's words, words.js; the package's file names,
+// files.js), which rolldown bundles into the files that import them:
 //
 // - badge.js (the badge's DOM and its stylesheet, compacted), early.js (the
 //   verdict requests started while the wasm loads) and explain.js (why the
@@ -26,9 +26,10 @@
 //   challenge reader (x402_verdict_challenge.js and its wasm, which the
 //   build put here) is left out;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
-// - package.json: index.js is the entry; every file is listed; index.js and
-//   embed.js have side effects (they define custom elements and render).
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// - package.json: wasm-pack's, with js/package.template.json's members
+//   (index.js is the entry, its exports; index.js and embed.js have side
+//   effects: they define custom elements and render), every file listed.
+import { copyFileSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
@@ -72,23 +73,24 @@ async function bundled(input, options, format = "es") {
  * Packages the badge in `dir` (see above); `sources`: a copy of js/ to
  * package instead (the benchmarks vary one constant).
  */
-export async function packageBadge({ dir, jsDir, embedGlue, generated, sources: sourcesDir }) {
+export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir }) {
   const JS = sourcesDir ? resolve(sourcesDir) : fileURLToPath(new URL("../js", import.meta.url));
-  // The sources of the package's modules, staged with the badge's
-  // stylesheet compacted, for the bundles below; rolldown resolves the
-  // generated modules.
+  // The sources of the package's modules (js/, its generated modules
+  // among them), staged with the badge's stylesheet compacted, for the
+  // bundles below.
   const sources = join(dir, ".sources");
-  mkdirSync(sources, { recursive: true });
-  for (const name of readdirSync(JS).filter((f) => f.endsWith(".js"))) {
-    writeFileSync(join(sources, name), compactCss(readFileSync(join(JS, name), "utf8")));
+  rmSync(sources, { recursive: true, force: true });
+  cpSync(JS, sources, { recursive: true });
+  for (const name of readdirSync(sources).filter((f) => f.endsWith(".js"))) {
+    writeFileSync(join(sources, name), compactCss(readFileSync(join(sources, name), "utf8")));
   }
-  const plugins = [resolveBuilt({ generated })];
+  const plugins = [resolveBuilt()];
 
   // badge.js and early.js import nothing; explain.js, the core's words.
   for (const name of ["badge.js", "early.js"]) writeFileSync(join(dir, name), (await minify(readFileSync(join(sources, name), "utf8"), TERSER)).code);
   writeFileSync(join(dir, "explain.js"), (await minify(await bundled(join(sources, "explain.js"), { plugins }), TERSER)).code);
   copyFileSync(join(JS, "index.d.ts"), join(dir, "index.d.ts"));
-  copyFileSync(join(generated, "verdict-types.d.ts"), join(dir, "verdict-types.d.ts"));
+  copyFileSync(join(JS, "generated/verdict-types.d.ts"), join(dir, "verdict-types.d.ts"));
   for (const name of LICENCES) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
   const jsGlue = readFileSync(join(jsDir, "x402_verdict_badge.js"), "utf8");
   if (!jsGlue.includes("initJs")) throw new Error(`package-js: ${jsDir} holds no JavaScript build (minify.mjs with toJs)`);
@@ -128,12 +130,12 @@ export async function packageBadge({ dir, jsDir, embedGlue, generated, sources: 
   if (embed.includes("import.meta")) throw new Error("package-js: embed.js is a classic script and must not read import.meta");
   writeFileSync(join(dir, "embed.js"), embed);
 
+  // The manifest: wasm-pack's (from Cargo.toml: the name, description,
+  // version, licence, repository, keywords), the source template's
+  // members (js/package.template.json: the entry, types, exports, side
+  // effects), and every file the package holds.
   const manifestFile = join(dir, "package.json");
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
-  manifest.main = "index.js";
-  manifest.module = "index.js";
-  manifest.types = "index.d.ts";
+  const manifest = { ...JSON.parse(readFileSync(manifestFile, "utf8")), ...JSON.parse(readFileSync(join(JS, "package.template.json"), "utf8")) };
   manifest.files = [...readdirSync(dir).filter((f) => /\.(js|d\.ts|wasm)$/.test(f)), ...LICENCES].sort();
-  manifest.sideEffects = ["./index.js", "./embed.js", "./badge.js"];
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -20,6 +20,9 @@ node scripts/check-self-contained.mjs
 
 step "format and lints"
 cargo fmt --all -- --check
+# Every generated file committed as `cargo xtask generate` writes it (one
+# line per stale file, naming the command that fixes it).
+cargo xtask generate --check
 # The JavaScript's lints (eslint.config.js); its types are checked after the build.
 eslint js || { echo "ESLint found the problems above in js/ (npm run lint: docs/building.md)" >&2; exit 1; }
 # The tests' build of the command pins its clock (`serve --now`: its

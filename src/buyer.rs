@@ -5,9 +5,9 @@
 //! payment for, how its settings are stored and checked, and the page's
 //! badges it reads. Every protocol rule (the challenge, a v1 paywall's
 //! terms, an image badge's URL, the `PAYMENT-REQUIRED` header) is the
-//! core's. Compiled in every build, so that `cargo xtask generate
-//! extension-words` reads these bounds and spellings natively and writes
-//! them into the extension's JavaScript; the engine (`src/extension.rs`,
+//! core's. Compiled in every build, so that `cargo xtask generate` reads
+//! these bounds and spellings natively and writes them into the
+//! extension's JavaScript and its policy schema; the engine (`src/extension.rs`,
 //! feature `extension`) calls the rest.
 
 use x402_verdict_core::json::Value;

@@ -9,53 +9,14 @@ use x402_verdict_core::{Challenge, ChallengeEndpoints, DiscoveryEndpoints, Page}
 
 use crate::json_value::to_value;
 
+/// The types of what the challenge reader returns, written with the
+/// others by `cargo xtask generate` (`verdict-types.d.ts`, beside the glue
+/// in both packages), their limits the core's.
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = const_format::concatcp!(
-    r#"
-/** One way to pay a challenge accepts; with a `baseUrl`, it is the options of `renderBadge` and `lookupVerdict`. */
-export interface PaymentEndpoint {
-  /** The option's `network` (an x402 v1 name or a CAIP-2 id). */
-  chain: string;
-  payTo: string;
-  /** v1: the option's `resource`; v2: the challenge's `resource.url`. */
-  resourceUrl: string;
-  scheme: string;
-  asset: string;
-  /** In the asset's smallest unit, as decimal digits. */
-  amount: string;
-  /**
-   * The verdict the challenge staples for this option (x402 v2's `x402-verdict`
-   * extension), as JSON text: the `verdict` option of `renderBadge` and
-   * `lookupVerdict`, used with no request when it is validly signed under
-   * `publicKey`, about this endpoint and at most "#,
-    x402_verdict_core::MAX_INLINED_AGE_SECONDS,
-    r#" s old. Absent when none is stapled.
-   */
-  verdict?: string;
-}
-
-/** The endpoints of a challenge, or none and the reason. */
-export interface PaymentEndpoints {
-  endpoints: PaymentEndpoint[];
-  reason?: string;
-}
-
-/** What a live snapshot (`x402-verdict scan --live --json`'s output) says of an endpoint: its row's kind and its line. */
-export interface LiveNote {
-  live: "live" | "changed" | "not-402" | "unreachable";
-  /** The row in one line: `live`, `changed: another payTo (listed 0x…, now 0x…)`, `not-402: answered HTTP 404`. */
-  note: string;
-}
-
-/** The endpoints of each resource of a discovery listing's page, in order (each, like a challenge's, none and the reason when it cannot be read), with the page's pagination; or no items and why the page cannot be read. With a live snapshot, each endpoint's row of it (`live`, where the snapshot has one), each item's options that its resource asks now and the listing does not name (`added`), and why a line of the snapshot was not read (`liveReason`). */
-export interface DiscoveryEndpoints {
-  items: (PaymentEndpoints & { endpoints: (PaymentEndpoint & { live?: LiveNote })[]; added?: (PaymentEndpoint & { live: LiveNote })[] })[];
-  pagination?: { limit: number; offset: number; total: number };
-  reason?: string;
-  liveReason?: string;
-}
-"#
-);
+const TYPES: &str = r#"
+import type { DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints } from "./verdict-types.js";
+export type { DiscoveryEndpoints, LiveNote, PaymentEndpoint, PaymentEndpoints };
+"#;
 
 /// Reads an x402 payment challenge: an x402 v1 body object, a v2
 /// `PaymentRequired` object, a `PAYMENT-REQUIRED` header string (or JSON

@@ -19,64 +19,16 @@ use crate::{fetch, options};
 #[cfg(feature = "badge")]
 const UNKNOWN: &str = State::Unknown.as_str();
 
-/// The types of what the wasm reads and returns, once for both packages
-/// (the badge's `index.d.ts` and x402-verdict's import them from the glue),
-/// their limits the core's.
+/// The types of what the wasm reads and returns, written by `cargo xtask
+/// generate` (`verdict-types.d.ts`, beside the glue in both packages, with
+/// the unions of the core's spellings and its limits), once for both
+/// packages: the badge's `index.d.ts` and x402-verdict's import them from
+/// the glue.
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = const_format::concatcp!(
-    r#"
-// The unions of the core's spellings, written by the build from the core's
-// types (`cargo xtask generate types`).
-import type { BadgeState, Freshness, Outcome, Reason, SignatureStatus } from "./verdict-types.js";
-export type { BadgeState, Freshness, Outcome, Reason, SignatureStatus };
-
-/** Options of one lookup. */
-export interface LookupOptions {
-  /** The verification service's base URL (absolute http(s)). Absent: `unknown`, outcome `no_service`. */
-  baseUrl?: string;
-  /** The endpoint's network, from its 402 response (`base`, `eip155:8453`, …). */
-  chain: string;
-  /** The endpoint's payment address. */
-  payTo: string;
-  /** The resource URL the payment unlocks (never fetched). */
-  resourceUrl: string;
-  /** Trusted keys: one base64 Ed25519 key, a list of them, or a keys document. */
-  publicKey?: string | string[] | { keys: { publicKey: string; algorithm: string; keyId?: string; status?: string }[] };
-  /** Pinned root keys (one base64 Ed25519 key or a list): a verdict verifies under the key its certificate certifies. */
-  rootKey?: string | string[];
-  /** Whole-exchange timeout in milliseconds, 1 to "#,
-    x402_verdict_core::MAX_TIMEOUT_MS,
-    " (default ",
-    x402_verdict_core::DEFAULT_TIMEOUT_MS,
-    r#"). */
-  timeoutMs?: number;
-  /** Require a valid signature for a positive result (default false). */
-  strict?: boolean;
-  /**
-   * The endpoint's signed verdict as the service returned it (its JSON text),
-   * inlined by the seller's server: used with no request when it is about this
-   * endpoint, validly signed under `publicKey` and at most "#,
-    x402_verdict_core::MAX_INLINED_AGE_SECONDS,
-    r#" s old; otherwise
-   * the service is asked as if it were absent.
-   */
-  verdict?: string;
-}
-
-/** The structured result of a lookup (protocol section 5). */
-export interface VerdictResult {
-  state: BadgeState;
-  outcome: Outcome;
-  freshness: Freshness;
-  signature: SignatureStatus;
-  assuranceLevel?: string;
-  verifiedAt?: string;
-  recheckEveryHours?: number;
-  reason?: Reason;
-  detail?: string;
-}
-"#
-);
+const TYPES: &str = r#"
+import type { BadgeState, Freshness, LookupOptions, Outcome, Reason, SignatureStatus, VerdictResult } from "./verdict-types.js";
+export type { BadgeState, Freshness, LookupOptions, Outcome, Reason, SignatureStatus, VerdictResult };
+"#;
 
 /// Renders one badge into `container` (replacing its content; a "checking"
 /// placeholder at once) and resolves to the state it rendered. Never rejects:

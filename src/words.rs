@@ -1,7 +1,7 @@
 //! The words only the browser says, in one place: the badge's own (what it
 //! shows while checking, its accessible name) and the package's about its
-//! own loading. `cargo xtask generate words` writes them into the package
-//! as a JS module (`words.js`, beside the core's spellings the package's
+//! own loading. `cargo xtask generate` writes them into the package as a
+//! JS module (`js/generated/words.js`, beside the core's spellings the package's
 //! JavaScript needs), so that the package's JavaScript holds no sentence of
 //! its own. Placeholders in braces (`{url}`, `{status}`, `{error}`) are
 //! filled in by the loader. The browser extension's own words are

@@ -14,8 +14,8 @@
 // goes when its tab closes or loads another document.
 import init, * as engine from "./x402_verdict_extension.js";
 import { api } from "./api.js";
-import { CHALLENGE, LIMITS, SETTINGS, WORDS } from "./extension-words.js";
-import { LOOK } from "./look.js";
+import { CHALLENGE, LIMITS, SETTINGS, WORDS } from "../generated/extension-words.js";
+import { LOOK } from "../generated/look.js";
 
 /** A tab's record in storage.session. */
 const keyOf = (tabId) => `tab:${tabId}`;

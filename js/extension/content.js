@@ -9,8 +9,8 @@
 // changes nothing in the page and sends nothing anywhere but to the
 // extension.
 import { fromAttributes } from "../options.js";
-import { ATTRIBUTES_KEY } from "../words.js";
-import { LIMITS, PAGE_BADGES } from "./extension-words.js";
+import { ATTRIBUTES_KEY } from "../generated/words.js";
+import { LIMITS, PAGE_BADGES } from "../generated/extension-words.js";
 import { api } from "./api.js";
 
 /** The lookup options' texts of the page's first badges, in document order. */

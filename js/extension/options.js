@@ -3,8 +3,8 @@
 // badge's options of the same names; those an organization's policy sets
 // (storage.managed) are shown and not changed. The engine (through the
 // background) reads the fields and says what is wrong; every word comes
-// from the Rust (./extension-words.js).
-import { SETTINGS, WORDS } from "./extension-words.js";
+// from the Rust (../generated/extension-words.js).
+import { SETTINGS, WORDS } from "../generated/extension-words.js";
 import { api } from "./api.js";
 
 /** The element of `id`: the fields read and shown here are <input>s. */

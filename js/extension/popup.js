@@ -3,10 +3,10 @@
 // the page's own badges checked against them), drawn with the badge
 // package's own renderer. popup.html?tab=N shows tab N (the popup opened in
 // a tab of its own); otherwise the active tab. Every word comes from the
-// Rust (the record's, and ./extension-words.js).
+// Rust (the record's, and ../generated/extension-words.js).
 import { mount } from "../badge.js";
-import { CHECKING } from "../words.js";
-import { WORDS } from "./extension-words.js";
+import { CHECKING } from "../generated/words.js";
+import { WORDS } from "../generated/extension-words.js";
 import { api } from "./api.js";
 
 /** An element of `tag` with `className` and the text `text`, appended to `parent`. */

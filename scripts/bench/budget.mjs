@@ -6,7 +6,6 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { PACKAGE } from "../../tests/support/package.mjs";
 import { buildConfig } from "../build-config.mjs";
-import { GENERATED } from "../build.mjs";
 import { packageBadge } from "../package-js.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -25,6 +24,6 @@ export async function budgetPackage(budget) {
   mkdirSync(dir, { recursive: true });
   // The build's other outputs, where scripts/build.mjs leaves them.
   const embedGlue = join(ROOT, `target/embed-build/pkg/${buildConfig().embedName}.js`);
-  await packageBadge({ dir, jsDir: join(ROOT, "target/js-build/pkg"), embedGlue, generated: GENERATED, sources });
+  await packageBadge({ dir, jsDir: join(ROOT, "target/js-build/pkg"), embedGlue, sources });
   return dir;
 }

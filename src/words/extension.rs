@@ -1,7 +1,7 @@
 //! The words only the buyer's browser extension says (`pkg-extension/`):
 //! its name, and every word of its toolbar, popup and settings.
-//! `cargo xtask generate extension-words` writes them into its JavaScript
-//! beside its bounds and spellings ([`crate::buyer`]) and the core's, so that the JavaScript holds no
+//! `cargo xtask generate` writes them into its JavaScript
+//! (`js/generated/extension-words.js`, `schema.json`) beside its bounds and spellings ([`crate::buyer`]) and the core's, so that the JavaScript holds no
 //! sentence of its own.
 
 /// The extension's name, in its manifest and stores.
@@ -104,3 +104,11 @@ pub const MANAGED: &str = "Set by your organization's policy.";
 
 /// Before the reason settings are refused.
 pub const SETTINGS_REFUSED: &str = "Not saved: ";
+
+/// The title of the settings an organization sets, in the managed-policy
+/// schema (`schema.json`, Chromium's `storage.managed_schema`).
+pub const POLICY_TITLE: &str =
+    "The verification service an organization sets for the x402-verdict extension";
+
+/// The description of those settings, in the managed-policy schema.
+pub const POLICY_DESCRIPTION: &str = "As the extension's own settings: baseUrl, the service's base URL; publicKey, its base64 Ed25519 keys (none: the keys it publishes); rootKey, its base64 Ed25519 root keys, under which each verdict's certificate names the signing key; strict, an endpoint reads verified only with a signature from these keys. With a transparency log: logKey, its verifier key (<origin>+<keyid>+<base64>); witnessKeys, its witnesses' verifier keys; witnessQuorum, how many of them must cosign a checkpoint; transparency, off (the default), if-present or required (an endpoint reads verified only with a valid proof that its verdict is in the log).";

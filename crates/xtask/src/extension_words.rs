@@ -66,5 +66,5 @@ pub fn module() -> String {
             }),
         ),
     ];
-    crate::es_module("extension-words", &constants)
+    crate::es_module(&constants)
 }

@@ -1,76 +1,72 @@
 //! The repository's own tasks, run as `cargo xtask <task>` (the alias in
 //! `.cargo/config.toml`).
 //!
-//! `cargo xtask generate <file>` prints one generated file on stdout, as
-//! ripgrep's `--generate` prints its man page and completions; the build
-//! (`scripts/build.sh`) writes each into the packages:
+//! `cargo xtask generate` writes every file the repository derives from
+//! another, each committed so that an editor, `tsc` and `mypy` resolve every
+//! import in a fresh clone; `cargo xtask generate --check` (which
+//! `npm test` runs) writes nothing and fails, one line per file, when a
+//! committed one is not what it would write. The files
+//! ([`generated`](generated::files)), most under `js/generated/`:
 //!
-//! - `words`: `words.js`, the words and spellings the badge package's
-//!   JavaScript needs, from the core and from the browser crate's own
-//!   words (`src/words.rs`), so that the JavaScript holds no copy of them;
-//! - `types`: `verdict-types.d.ts`, the TypeScript unions of the core's
-//!   closed vocabularies, which both packages' types import, so that no
-//!   union is written by hand;
-//! - `extension-words`: `extension-words.js`, the bounds, spellings and
-//!   words the browser extension's JavaScript needs, from the core and from
-//!   the browser crate's words (`src/words/extension.rs`);
-//! - `python-policy`: the Python package's `_policy.py`, the `Literal` of
-//!   the guard's policy names, from the core;
-//! - `palette`: the core's `image/palette.rs`, the image badge's marks and
-//!   colours, read from the browser badge's stylesheet (`js/badge.js`).
+//! - `words.js`: the words and spellings the badge package's JavaScript
+//!   needs, from the core and from the browser crate's own words
+//!   (`src/words.rs`), so that the JavaScript holds no copy of them;
+//! - `extension-words.js`: the bounds, spellings and words the browser
+//!   extension's JavaScript needs, from the core and from the browser
+//!   crate's words (`src/words/extension.rs`);
+//! - `look.js`: each badge state's mark and colour as the badge's
+//!   stylesheet (`js/badge.js`) draws it, for the extension's toolbar;
+//! - `files.js`: the package's file names its JavaScript loads, from
+//!   `wasm-pack.toml`;
+//! - `verdict-types.d.ts`: the TypeScript types of what the wasm reads and
+//!   returns, with the unions of the core's closed vocabularies, which both
+//!   packages' types import, so that no union or limit is written by hand;
+//! - `schema.json`: the browser extension's managed-policy schema, from
+//!   its settings' members;
+//! - the Python package's `_vocabulary.py`, the `Literal`s of the core's
+//!   vocabularies that its stubs and the guard's policy use;
+//! - the core's `image/palette.rs`, the image badge's marks and colours,
+//!   read from the browser badge's stylesheet (`js/badge.js`).
 //!
 //! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]` prints, for the
 //! consumers' tests, verdict documents signed now with transparency proofs
 //! ([`log_fixture`]).
 
 mod extension_words;
+mod files;
+mod generated;
 mod log_fixture;
+mod look;
 mod palette;
-mod python_policy;
+mod python;
+mod schema;
+mod stylesheet;
 mod types;
 mod words;
 
 use std::fmt::Write as _;
-
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// A generated file.
-#[derive(Clone, Copy)]
-enum Generated {
-    /// words.js: the badge package's words and spellings, as an ES module.
-    Words,
-    /// verdict-types.d.ts: the TypeScript unions of the core's vocabularies.
-    Types,
-    /// extension-words.js: the browser extension's bounds, spellings and words, as an ES module.
-    ExtensionWords,
-    /// palette.rs: the image badge's marks and colours, from the browser badge's stylesheet.
-    Palette,
-    /// _policy.py: the Python package's `PolicyName`, from the core's policies.
-    PythonPolicy,
-}
-
-/// Each generated file by the name `generate` takes.
-const GENERATED: [(&str, Generated); 5] = [
-    ("words", Generated::Words),
-    ("types", Generated::Types),
-    ("extension-words", Generated::ExtensionWords),
-    ("palette", Generated::Palette),
-    ("python-policy", Generated::PythonPolicy),
-];
-
 /// What a task line that is not one prints, on stderr.
-const USAGE: &str = "usage: cargo xtask generate <words|types|extension-words|palette|python-policy>\n       cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]";
+const USAGE: &str = "usage: cargo xtask generate [--check]\n       cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]";
 
-/// An ES module: a first line naming the `generate` task that wrote it,
-/// then `export const NAME = <JSON>;` for each of `constants`.
-fn es_module(task: &str, constants: &[(&str, serde_json::Value)]) -> String {
-    let mut out = format!(
-        "// Written by `cargo xtask generate {task}` (the core's and the browser crate's words): do not edit.\n"
-    );
+/// The first line of each generated JavaScript or TypeScript file.
+const JS_HEADER: &str = "// Written by `cargo xtask generate`: do not edit.\n";
+
+/// An ES module: the header, then `export const NAME = <JSON>;` for each of
+/// `constants`.
+fn es_module(constants: &[(&str, serde_json::Value)]) -> String {
+    let mut out = JS_HEADER.to_owned();
     for (name, value) in constants {
         let _ = writeln!(out, "export const {name} = {value};");
     }
     out
+}
+
+/// The repository's root folder (the workspace's).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn main() -> ExitCode {
@@ -88,26 +84,34 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     }
-    let file = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["generate", name] => GENERATED
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|&(_, file)| file),
-        _ => None,
-    };
-    let Some(file) = file else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    print!(
-        "{}",
-        match file {
-            Generated::Words => words::module(),
-            Generated::Types => types::declarations(),
-            Generated::ExtensionWords => extension_words::module(),
-            Generated::Palette => palette::module(),
-            Generated::PythonPolicy => python_policy::module(),
+    let check = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["generate"] => false,
+        ["generate", "--check"] => true,
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
         }
-    );
-    ExitCode::SUCCESS
+    };
+    let root = root();
+    let files = match generated::files(&root) {
+        Ok(files) => files,
+        Err(problem) => {
+            eprintln!("xtask: {problem}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = if check {
+        generated::check(&root, &files)
+    } else {
+        generated::write(&root, &files)
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problems) => {
+            for problem in problems {
+                eprintln!("{problem}");
+            }
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -72,5 +72,5 @@ pub fn module() -> String {
             }),
         ),
     ];
-    crate::es_module("words", &constants)
+    crate::es_module(&constants)
 }

@@ -28,7 +28,7 @@
 mod carry;
 mod layout;
 mod look;
-// Written by `cargo xtask generate palette`, as it writes it.
+// Written by `cargo xtask generate`, as it writes it.
 #[rustfmt::skip]
 mod palette;
 

@@ -1,4 +1,4 @@
-//! Written by `cargo xtask generate palette` from the browser badge's
+//! Written by `cargo xtask generate` from the browser badge's
 //! stylesheet (`js/badge.js`): do not edit.
 
 use super::look::{Colours, Look};

@@ -145,6 +145,9 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// Every policy, from the least to the most demanding.
+    pub const ALL: [Policy; 3] = [Policy::Off, Policy::IfPresent, Policy::Required];
+
     /// Reads `off`, `if-present` or `required`.
     pub fn parse(text: &str) -> Option<Self> {
         match text {

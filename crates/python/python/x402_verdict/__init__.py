@@ -35,7 +35,7 @@ from ._native import (
     rank,
     verdict_extension,
 )
-from ._policy import PolicyName
+from ._vocabulary import PolicyName
 
 if TYPE_CHECKING:
     from ._native import VerdictResult

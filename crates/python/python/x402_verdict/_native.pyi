@@ -1,21 +1,21 @@
 """Type stubs of x402_verdict's native module (the project's Rust core)."""
 
 from collections.abc import Awaitable, Sequence
-from typing import Any, Literal, Optional, TypedDict, Union
+from typing import Any, Optional, TypedDict, Union
 
 from typing_extensions import NotRequired
 
-__version__: str
+from ._vocabulary import Freshness, Outcome, SignatureStatus, State
 
-State = Literal["human-backed", "revoked", "unknown"]
+__version__: str
 
 class VerdictResult(TypedDict):
     """The structured result of a lookup (the MCP tools', ``lookup --json``'s)."""
 
     state: State
-    outcome: Literal["human_backed", "revoked", "stale", "no_signal", "no_service", "no_response"]
-    freshness: Literal["fresh", "overdue", "unknown"]
-    signature: Literal["valid", "invalid", "unverifiable", "not_checked"]
+    outcome: Outcome
+    freshness: Freshness
+    signature: SignatureStatus
     assuranceLevel: NotRequired[str]
     verifiedAt: NotRequired[str]
     recheckEveryHours: NotRequired[int]
