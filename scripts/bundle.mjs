@@ -4,30 +4,31 @@
 import { readFileSync } from "node:fs";
 import { rolldown } from "rolldown";
 
-/** wasm-bindgen's copy of a file of ours that a wasm imports (`#[wasm_bindgen(module = "/js/early.js")]`): ./snippets/<crate>-<hash>/js/<name>. */
-const SNIPPET = /^\.\/snippets\/[^/]+\/js\/([\w-]+\.js)$/;
+/** wasm-bindgen's copy of a file of ours that a wasm imports (`#[wasm_bindgen(module = "/js/shared/early.js")]`): ./snippets/<crate>-<hash>/js/<path>, its path under js/ and its name. */
+const SNIPPET = /^\.\/snippets\/[^/]+\/js\/((?:[\w-]+\/)*([\w-]+\.js))$/;
 
 /**
  * A rolldown plugin resolving each import of a snippet to the package's own
  * file beside the importer (`./<name>`, left outside the bundle), so that a
- * page loads each once; `found` collects the snippets' names.
+ * page loads each once; `found` collects the snippets' paths under js/
+ * (`shared/early.js`).
  */
 export function resolveBuilt({ found = new Set() } = {}) {
   return {
     name: "x402-verdict-built",
     resolveId(source) {
-      const snippet = SNIPPET.exec(source)?.[1];
-      if (!snippet) return null;
-      found.add(snippet);
-      return { id: `./${snippet}`, external: true };
+      const [, path, name] = SNIPPET.exec(source) ?? [];
+      if (!path) return null;
+      found.add(path);
+      return { id: `./${name}`, external: true };
     },
   };
 }
 
 /**
  * The glue at `file` as one ES module, its imports of snippets made imports
- * of the package's own files beside it; with the names of the snippets it
- * imported.
+ * of the package's own files beside it; with the paths under js/ of the
+ * snippets it imported.
  */
 export async function withOwnImports(file) {
   const found = new Set();

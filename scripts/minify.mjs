@@ -14,7 +14,7 @@
 //    translation joins the glue, which gains `initJs()`: it instantiates the
 //    translation with the glue's imports, as WebAssembly would the wasm;
 // 4. rolldown resolves the glue's imports of wasm-bindgen's copies of our
-//    files (snippets/<crate>/js/early.js) to files beside it (./early.js,
+//    files (snippets/<crate>/js/shared/early.js) to files beside it (./early.js,
 //    where the copy moves), so that a page loads the package's own once;
 // 5. terser minifies the glue.
 //
@@ -22,7 +22,7 @@
 // `initSync`) keeps its names: only the wasm's private interface changes.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
 import { buildConfig } from "./build-config.mjs";
@@ -104,7 +104,7 @@ export async function minifyBuild(dir, { toJs = false, stem = "x402_verdict_badg
   ({ code: glue, snippets } = await withOwnImports(files.glue));
   const copies = join(dir, "snippets");
   for (const crate of existsSync(copies) ? readdirSync(copies) : []) {
-    for (const name of snippets) copyFileSync(join(copies, crate, "js", name), join(dir, name));
+    for (const path of snippets) copyFileSync(join(copies, crate, "js", path), join(dir, basename(path)));
   }
   rmSync(copies, { recursive: true, force: true });
 

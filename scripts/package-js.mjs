@@ -6,27 +6,27 @@
 // js/generated/ (the core's words, words.js; the package's file names,
 // files.js), which rolldown bundles into the files that import them:
 //
-// - badge.js (the badge's DOM and its stylesheet, compacted), early.js (the
-//   verdict requests started while the wasm loads) and explain.js (why the
-//   wasm did not load: fetched only then), each minified with terser, and
-//   index.d.ts, with verdict-types.d.ts (the unions of the core's spellings
-//   that the types import); index.js, the package's entry, bundled by rolldown from
-//   js/index.js and the modules it imports (engine, options, budget, retry,
+// - badge.js (the badge's DOM and its stylesheet, compacted) and early.js
+//   (the verdict requests started while the wasm loads), from js/shared/,
+//   and explain.js (why the wasm did not load: fetched only then), each
+//   minified with terser, and index.d.ts, with verdict-types.d.ts (the
+//   types the types import); index.js, the package's entry, bundled by rolldown from
+//   js/badge/index.js and the modules it imports (engine, options, budget, retry,
 //   render, element), the files it shares with the glues (badge.js,
 //   early.js) and those loaded on demand aside;
 // - x402_verdict_badge_js.js, the JavaScript build (loaded only where the
 //   wasm cannot run);
-// - embed.js, the script-tag loader: js/embed.js and everything it imports
+// - embed.js, the script-tag loader: js/badge/embed.js and everything it imports
 //   (index.js and its modules, badge.js, early.js, the core's words once,
 //   and the script tag's glue in place of the module entry's) bundled by
 //   rolldown into one classic script that also runs as a module
 //   (import.meta.url becomes the script's own URL); the JavaScript build
 //   and explain.js stay outside it, loaded by their absolute URL next to
-//   embed.js (js/embed-on-demand.js in place of js/on-demand.js), and the
+//   embed.js (js/badge/embed-on-demand.js in place of js/badge/on-demand.js), and the
 //   challenge reader (x402_verdict_challenge.js and its wasm, which the
 //   build put here) is left out;
 // - LICENSE-MIT and LICENSE-APACHE, from the repository's root;
-// - package.json: wasm-pack's, with js/package.template.json's members
+// - package.json: wasm-pack's, with js/badge/package.template.json's members
 //   (index.js is the entry, its exports; index.js and embed.js have side
 //   effects: they define custom elements and render), every file listed.
 import { copyFileSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -50,8 +50,10 @@ const TERSER = { module: true, ecma: 2020, compress: { passes: 2, unsafe_arrows:
 const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 /** The JavaScript build's file in the package. */
 const JS_BUILD = "x402_verdict_badge_js.js";
-/** The files the entry leaves aside: shared with the glues, the glues themselves, and those loaded on demand. */
-const SHARED = /^\.\/(badge|early|explain|x402_verdict_badge|x402_verdict_badge_js|x402_verdict_challenge)\.js$/;
+/** The files the entry leaves aside: the glues themselves, and those loaded on demand. */
+const ASIDE = /^\.\/(explain|x402_verdict_badge|x402_verdict_badge_js|x402_verdict_challenge)\.js$/;
+/** The files of js/shared/ the package ships beside its entry (the glues import them too), by name. */
+const SHARED = ["badge.js", "early.js"];
 // Every constant inlined where it is used (the selectors, built from the
 // attribute's and the element's names, become literals): 20 B of gzip off
 // embed.js.
@@ -75,21 +77,32 @@ async function bundled(input, options, format = "es") {
  */
 export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir }) {
   const JS = sourcesDir ? resolve(sourcesDir) : fileURLToPath(new URL("../js", import.meta.url));
-  // The sources of the package's modules (js/, its generated modules
-  // among them), staged with the badge's stylesheet compacted, for the
-  // bundles below.
-  const sources = join(dir, ".sources");
+  // The sources of the package's modules (js/: the badge's, the shared and
+  // the generated ones), staged with the badge's stylesheet compacted, for
+  // the bundles below.
+  const sources = resolve(dir, ".sources");
   rmSync(sources, { recursive: true, force: true });
   cpSync(JS, sources, { recursive: true });
-  for (const name of readdirSync(sources).filter((f) => f.endsWith(".js"))) {
-    writeFileSync(join(sources, name), compactCss(readFileSync(join(sources, name), "utf8")));
+  const badge = join(sources, "badge");
+  const shared = join(sources, "shared");
+  for (const name of readdirSync(shared).filter((f) => f.endsWith(".js"))) {
+    writeFileSync(join(shared, name), compactCss(readFileSync(join(shared, name), "utf8")));
   }
+  // js/shared/'s files the package ships beside the entry: imports of them
+  // from js/badge/ stay imports of the files beside it.
+  const besideEntry = {
+    name: "x402-verdict-beside-entry",
+    resolveId(source) {
+      const name = /^\.\.\/shared\/([\w-]+\.js)$/.exec(source)?.[1];
+      return SHARED.includes(name) ? { id: `./${name}`, external: true } : null;
+    },
+  };
   const plugins = [resolveBuilt()];
 
   // badge.js and early.js import nothing; explain.js, the core's words.
-  for (const name of ["badge.js", "early.js"]) writeFileSync(join(dir, name), (await minify(readFileSync(join(sources, name), "utf8"), TERSER)).code);
-  writeFileSync(join(dir, "explain.js"), (await minify(await bundled(join(sources, "explain.js"), { plugins }), TERSER)).code);
-  copyFileSync(join(JS, "index.d.ts"), join(dir, "index.d.ts"));
+  for (const name of SHARED) writeFileSync(join(dir, name), (await minify(readFileSync(join(shared, name), "utf8"), TERSER)).code);
+  writeFileSync(join(dir, "explain.js"), (await minify(await bundled(join(badge, "explain.js"), { plugins }), TERSER)).code);
+  copyFileSync(join(JS, "badge/index.d.ts"), join(dir, "index.d.ts"));
   copyFileSync(join(JS, "generated/verdict-types.d.ts"), join(dir, "verdict-types.d.ts"));
   for (const name of LICENCES) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
   const jsGlue = readFileSync(join(jsDir, "x402_verdict_badge.js"), "utf8");
@@ -98,7 +111,7 @@ export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir 
 
   // index.js: the entry's modules (engine, options, budget, rendering, the
   // element) bundled into one ES module, minified as a whole.
-  const entry = await bundled(join(sources, "index.js"), { external: [SHARED], plugins });
+  const entry = await bundled(join(badge, "index.js"), { external: [ASIDE], plugins: [besideEntry, ...plugins] });
   writeFileSync(join(dir, "index.js"), (await minify(entry, TERSER)).code);
 
   // The script-tag loader: one classic script, bundled from the same sources
@@ -107,12 +120,18 @@ export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir 
   // A classic script from another origin (a CDN) without a crossorigin
   // attribute resolves import() against about:blank: in embed.js, the files it
   // loads on demand are named by their absolute URL, next to embed.js.
-  copyFileSync(embedGlue, join(sources, "x402_verdict_badge.js"));
+  // The glue imports js/shared/'s files as files beside it (./minify.mjs).
+  const glue = join(badge, "x402_verdict_badge.js");
+  copyFileSync(embedGlue, glue);
   const onDemand = {
     name: "x402-verdict-embed-on-demand",
-    resolveId: (source) => (source === "./on-demand.js" ? join(sources, "embed-on-demand.js") : null),
+    resolveId(source, importer) {
+      if (source === "./on-demand.js") return join(badge, "embed-on-demand.js");
+      const name = /^\.\/([\w-]+\.js)$/.exec(source)?.[1];
+      return importer === glue && SHARED.includes(name) ? join(shared, name) : null;
+    },
   };
-  const embedCode = await bundled(join(sources, "embed.js"), {
+  const embedCode = await bundled(join(badge, "embed.js"), {
     plugins: [onDemand, ...plugins],
     // The challenge reader (its glue next to embed.js), which embed.js never calls.
     external: [/x402_verdict_challenge\.js/],
@@ -132,10 +151,10 @@ export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir 
 
   // The manifest: wasm-pack's (from Cargo.toml: the name, description,
   // version, licence, repository, keywords), the source template's
-  // members (js/package.template.json: the entry, types, exports, side
+  // members (js/badge/package.template.json: the entry, types, exports, side
   // effects), and every file the package holds.
   const manifestFile = join(dir, "package.json");
-  const manifest = { ...JSON.parse(readFileSync(manifestFile, "utf8")), ...JSON.parse(readFileSync(join(JS, "package.template.json"), "utf8")) };
+  const manifest = { ...JSON.parse(readFileSync(manifestFile, "utf8")), ...JSON.parse(readFileSync(join(JS, "badge/package.template.json"), "utf8")) };
   manifest.files = [...readdirSync(dir).filter((f) => /\.(js|d\.ts|wasm)$/.test(f)), ...LICENCES].sort();
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 }

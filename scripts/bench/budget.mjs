@@ -17,9 +17,9 @@ export async function budgetPackage(budget) {
   for (const folder of [dir, sources]) rmSync(folder, { recursive: true, force: true });
   cpSync(PACKAGE, dir, { recursive: true, dereference: true });
   cpSync(join(ROOT, "js"), sources, { recursive: true });
-  const index = join(sources, "budget.js");
+  const index = join(sources, "badge/budget.js");
   const source = readFileSync(index, "utf8");
-  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench: js/budget.js has no line `const BUDGET = <n>;` to vary");
+  if (!/^const BUDGET = \d+;$/m.test(source)) throw new Error("bench: js/badge/budget.js has no line `const BUDGET = <n>;` to vary");
   writeFileSync(index, source.replace(/^const BUDGET = \d+;$/m, `const BUDGET = ${budget};`));
   mkdirSync(dir, { recursive: true });
   // The build's other outputs, where scripts/build.mjs leaves them.

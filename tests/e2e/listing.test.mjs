@@ -15,7 +15,7 @@ import { fetchedCount, slowMainThread, startOrigin } from "../support/origin.mjs
 import { PACKAGE } from "../support/package.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-/** The budget for a service on another origin than the page (js/budget.js). */
+/** The budget for a service on another origin than the page (js/badge/budget.js). */
 const BUDGET = 6;
 const ROW = 30;
 /** A healthy service that counts requests and the most in flight at once. */

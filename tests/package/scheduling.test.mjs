@@ -1,12 +1,12 @@
-// The badge package's scheduling, in Node: the request budget (js/budget.js)
-// and the lazy badges' retry rule (js/retry.js) run here without a browser,
+// The badge package's scheduling, in Node: the request budget (js/badge/budget.js)
+// and the lazy badges' retry rule (js/badge/retry.js) run here without a browser,
 // on the package's own sources, with lookups that settle when the test says.
 // The browser tests (tests/e2e/listing.test.mjs, budget.test.mjs) measure
 // the same in flight at a real service.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { requestBudget } from "../../js/budget.js";
-import { RETRY_AFTER_MS, retryOnReturn } from "../../js/retry.js";
+import { requestBudget } from "../../js/badge/budget.js";
+import { RETRY_AFTER_MS, retryOnReturn } from "../../js/badge/retry.js";
 
 const PAGE = "https://shop.example";
 const SERVICE = "https://verify.example";

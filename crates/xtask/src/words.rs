@@ -59,7 +59,7 @@ pub fn module() -> String {
                 "packageUnloadable": browser::PACKAGE_UNLOADABLE,
             }),
         ),
-        // Said only when the wasm did not run (js/explain.js, loaded then).
+        // Said only when the wasm did not run (js/badge/explain.js, loaded then).
         (
             "WASM_REASONS",
             json!({

@@ -1,17 +1,17 @@
 // Badges rendered on the page: the "checking" placeholder drawn at once (or
 // in a later frame when many are drawn together), the lookup run within its
-// service's budget (js/budget.js), and lazy badges, which look their
+// service's budget (js/badge/budget.js), and lazy badges, which look their
 // endpoint up only when they come near the viewport (a page of a thousand
 // badges does the work of the few in view) and try again when they come
-// back after a failure (js/retry.js).
-import { mount, setTheme, show } from "./badge.js";
+// back after a failure (js/badge/retry.js).
+import { mount, setTheme, show } from "../shared/badge.js";
 import { inTurn } from "./frames.js";
-import { dropEarly } from "./early.js";
+import { dropEarly } from "../shared/early.js";
 import { BUDGET_ON_PAGE_ORIGIN, requestBudget } from "./budget.js";
 import { isLoaded, loadedEngine, requestWhileLoading } from "./engine.js";
-import { lookupKey, option, serviceOf, snapshot } from "./options.js";
+import { lookupKey, option, serviceOf, snapshot } from "../shared/options.js";
 import { retryOnReturn } from "./retry.js";
-import { CHECKING, NOT_LOADED, RETRY_REASONS, UNKNOWN } from "./generated/words.js";
+import { CHECKING, NOT_LOADED, RETRY_REASONS, UNKNOWN } from "../generated/words.js";
 
 /** The page's one budget: every lookup of the package's functions, elements and script tag runs within it. */
 const budget = requestBudget(globalThis.location?.origin, serviceOf, lookupKey, isLoaded, (options) => requestWhileLoading(options, true), dropEarly);
@@ -78,7 +78,7 @@ function nearView(element) {
  * then), and a lookup still waiting for its turn when the badge leaves the
  * view waits until it is back. `again` renders anew: called when a lazy
  * badge that ended unknown by a timeout or network error comes back into
- * view (js/retry.js). `look`: see LOOK_EARLY.
+ * view (js/badge/retry.js). `look`: see LOOK_EARLY.
  */
 export function render(container, options, again, look = false) {
   const copy = snapshot(options);

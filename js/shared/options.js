@@ -3,7 +3,7 @@
 // attributes (their texts, which the core reads), and the keys that tell
 // whether two lookups ask the same. Nothing here checks an option: the
 // engine names whatever is wrong.
-import { ATTRIBUTES_KEY, OPTION_NAMES } from "./generated/words.js";
+import { ATTRIBUTES_KEY, OPTION_NAMES } from "../generated/words.js";
 
 /** The attribute marking an element whose data- attributes are a badge's options (`<span data-x402-verdict data-chain=…>`). */
 export const MARK = "data-x402-verdict";

@@ -2,7 +2,7 @@
 // index.js, beside the JavaScript build) only when the wasm cannot run, so
 // that a page where it runs never downloads these words. They are the
 // browser crate's (src/words.rs, in ./generated/words.js by `cargo xtask generate`).
-import { WASM_REASONS } from "./generated/words.js";
+import { WASM_REASONS } from "../generated/words.js";
 
 /** The smallest module there is: instantiating it fails only where the page's policy refuses WebAssembly (WebKit compiles it all the same). */
 const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);

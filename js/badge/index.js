@@ -4,16 +4,16 @@
 //
 // It initialises itself on first use (call the default export, `init`, only
 // to load the wasm from another URL); where the wasm cannot run, the same
-// Rust translated to JavaScript runs (js/engine.js). Every function returns
+// Rust translated to JavaScript runs (js/badge/engine.js). Every function returns
 // a promise that settles and never rejects. It also defines the
-// <x402-verdict-badge> element (js/element.js). Its words and spellings are
+// <x402-verdict-badge> element (js/badge/element.js). Its words and spellings are
 // the core's and src/words.rs' (./generated/words.js, `cargo xtask generate`).
 // The build bundles these modules into the package's index.js.
-import { setTheme } from "./badge.js";
+import { setTheme } from "../shared/badge.js";
 import { challengeWasm, loadedEngine, readWith, requestWhileLoading } from "./engine.js";
-import { MARK, fromAttributes, lookupKey, snapshot } from "./options.js";
+import { MARK, fromAttributes, lookupKey, snapshot } from "../shared/options.js";
 import { LOOK_EARLY, render, withinBudget } from "./render.js";
-import { NOT_LOADED, NOT_RUN } from "./generated/words.js";
+import { NOT_LOADED, NOT_RUN } from "../generated/words.js";
 import "./element.js";
 
 /**

@@ -3,7 +3,7 @@
 // host element with an open shadow root, styled by one constructable
 // stylesheet per document (no `style` attribute, no `<style>` element, so a
 // strict Content-Security-Policy allows it), written with textContent only.
-// Nothing here throws. When many badges are drawn at once, js/frames.js paces them.
+// Nothing here throws. When many badges are drawn at once, js/badge/frames.js paces them.
 
 const CSS = `:host {
   all: initial;
