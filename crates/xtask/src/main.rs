@@ -42,6 +42,7 @@ mod python;
 mod schema;
 mod stylesheet;
 mod types;
+mod vocabulary;
 mod words;
 
 use std::fmt::Write as _;

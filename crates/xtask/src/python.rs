@@ -7,7 +7,15 @@
 use std::fmt::Write as _;
 
 use x402_verdict_core::guard::Policy;
-use x402_verdict_core::{Freshness, Outcome, SignatureStatus, State};
+
+/// The vocabularies of a lookup's result the stubs type, by their
+/// TypeScript name and their Python name.
+const RESULT: [(&str, &str); 4] = [
+    ("BadgeState", "State"),
+    ("Outcome", "Outcome"),
+    ("Freshness", "Freshness"),
+    ("SignatureStatus", "SignatureStatus"),
+];
 
 /// `Literal["a", "b", …]`: the spellings, in the core's order.
 fn literal(spellings: impl IntoIterator<Item = &'static str>) -> String {
@@ -15,48 +23,35 @@ fn literal(spellings: impl IntoIterator<Item = &'static str>) -> String {
     format!("Literal[{}]", spellings.join(", "))
 }
 
-/// The module.
+/// The module: the result's vocabularies, then `PolicyName`, the policies a
+/// `str` may name (not the agent's own function).
 pub fn module() -> String {
-    let literals = [
-        (
-            "What a lookup concluded the badge shows.",
-            "State",
-            literal(State::ALL.map(State::as_str)),
-        ),
-        (
-            "What the lookup concluded.",
-            "Outcome",
-            literal(Outcome::ALL.map(Outcome::as_str)),
-        ),
-        (
-            "Whether the last re-check is within its promised cadence.",
-            "Freshness",
-            literal(Freshness::ALL.map(Freshness::as_str)),
-        ),
-        (
-            "What the signature check found.",
-            "SignatureStatus",
-            literal(SignatureStatus::ALL.map(SignatureStatus::as_str)),
-        ),
-        (
-            "The guard's policies a ``str`` may name (a callable is the agent's own).",
-            "PolicyName",
-            literal(
-                Policy::ALL
-                    .into_iter()
-                    .filter(|policy| *policy != Policy::AgentFunction)
-                    .map(Policy::as_str),
-            ),
-        ),
-    ];
     let mut out = String::from(
         "# Written by `cargo xtask generate` (the core's spellings): do not edit.\n\
          \"\"\"The core's vocabularies, as the ``Literal`` types the package is typed with.\"\"\"\n\
          \n\
          from typing import Literal\n",
     );
-    for (doc, name, literal) in literals {
-        let _ = write!(out, "\n{name} = {literal}\n\"\"\"{doc}\"\"\"\n");
+    for vocabulary in crate::vocabulary::all() {
+        let spellings = vocabulary.spellings.into_iter();
+        let (name, doc, spellings): (&str, &str, Vec<&str>) = match vocabulary.name {
+            "PolicyName" => (
+                "PolicyName",
+                "The guard's policies a ``str`` may name (a callable is the agent's own).",
+                spellings
+                    .filter(|s| *s != Policy::AgentFunction.as_str())
+                    .collect(),
+            ),
+            ts => match RESULT.iter().find(|(known, _)| *known == ts) {
+                Some(&(_, python)) => (python, vocabulary.doc, spellings.collect()),
+                None => continue,
+            },
+        };
+        let _ = write!(
+            out,
+            "\n{name} = {}\n\"\"\"{doc}\"\"\"\n",
+            literal(spellings)
+        );
     }
     out
 }

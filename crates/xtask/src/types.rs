@@ -1,19 +1,15 @@
 //! `verdict-types.d.ts`: the TypeScript types of what the wasm reads and
 //! returns (a lookup's options and result, a challenge's endpoints), their
 //! limits the core's, and the unions of the core's closed vocabularies
-//! (states, outcomes, freshness, signature statuses, reasons, guard
-//! policies, a live snapshot's rows), from their `ALL` arrays. The wasm's
+//! ([`crate::vocabulary`], and a live snapshot's rows), from their `ALL`
+//! arrays. The wasm's
 //! glue imports and re-exports them (`src/lookup.rs`, `src/challenge.rs`),
 //! once for both packages.
 
 use std::fmt::Write as _;
 
-use x402_verdict_core::guard::Policy;
 use x402_verdict_core::live::LiveKind;
-use x402_verdict_core::{
-    Freshness, Outcome, Reason, SignatureStatus, State, DEFAULT_TIMEOUT_MS,
-    MAX_INLINED_AGE_SECONDS, MAX_TIMEOUT_MS,
-};
+use x402_verdict_core::{DEFAULT_TIMEOUT_MS, MAX_INLINED_AGE_SECONDS, MAX_TIMEOUT_MS};
 
 /// `"a" | "b" | …`: the spellings, in the core's order.
 fn union(spellings: impl IntoIterator<Item = &'static str>) -> String {
@@ -26,40 +22,10 @@ fn union(spellings: impl IntoIterator<Item = &'static str>) -> String {
 
 /// The declaration file.
 pub fn declarations() -> String {
-    let unions = [
-        (
-            "What a badge rendered.",
-            "BadgeState",
-            union(State::ALL.map(State::as_str)),
-        ),
-        (
-            "What the lookup concluded (protocol section 5).",
-            "Outcome",
-            union(Outcome::ALL.map(Outcome::as_str)),
-        ),
-        (
-            "Whether the last re-check is within its promised cadence.",
-            "Freshness",
-            union(Freshness::ALL.map(Freshness::as_str)),
-        ),
-        (
-            "What the signature check found.",
-            "SignatureStatus",
-            union(SignatureStatus::ALL.map(SignatureStatus::as_str)),
-        ),
-        (
-            "Why the result is what it is, when it is not plainly human-backed.",
-            "Reason",
-            union(Reason::ALL.map(Reason::as_str)),
-        ),
-        (
-            "The guard's policy by name (`\"function\"`: the agent's own).",
-            "PolicyName",
-            union(Policy::ALL.map(Policy::as_str)),
-        ),
-    ];
     let mut out = crate::JS_HEADER.to_owned();
-    for (doc, name, union) in unions {
+    for vocabulary in crate::vocabulary::all() {
+        let (doc, name) = (vocabulary.doc, vocabulary.name);
+        let union = union(vocabulary.spellings);
         let _ = write!(out, "\n/** {doc} */\nexport type {name} = {union};\n");
     }
     out.push_str(&lookup());

@@ -4,10 +4,10 @@
 from typing import Literal
 
 State = Literal["human-backed", "revoked", "unknown"]
-"""What a lookup concluded the badge shows."""
+"""What a badge rendered."""
 
 Outcome = Literal["human_backed", "revoked", "stale", "no_signal", "no_service", "no_response"]
-"""What the lookup concluded."""
+"""What the lookup concluded (protocol section 5)."""
 
 Freshness = Literal["fresh", "overdue", "unknown"]
 """Whether the last re-check is within its promised cadence."""
