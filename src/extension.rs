@@ -24,36 +24,12 @@ use crate::words::extension::{
 };
 use crate::words::{accessible_name, CHECKING};
 
+/// The types of what the extension's engine keeps and shows, written by
+/// `cargo xtask generate` (`verdict-types.d.ts`, beside the glue).
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** An option of a challenge a tab met, with who it pays in a buyer's words. */
-export interface MetEndpoint extends PaymentEndpoint {
-  /** The resource's host. */
-  host: string;
-  /** `to 0x2096…287C on base`. */
-  payee: string;
-  /** The option's result once known. */
-  view?: OptionView;
-}
-
-/** A challenge a tab met: its options, or none and why. */
-export interface MetChallenge {
-  /** The same for the same URL and options: a challenge met again is this one. */
-  key: string;
-  endpoints: MetEndpoint[];
-  reason?: string;
-}
-
-/** An option's result, in the badge's words. */
-export interface OptionView {
-  state: BadgeState;
-  /** The badge's label, hover text and accessible name. */
-  label: string;
-  hover: string;
-  name: string;
-  /** The `lookup_verdict` text line. */
-  line: string;
-}
+import type { MetChallenge, MetEndpoint, OptionView } from "./verdict-types.js";
+export type { MetChallenge, MetEndpoint, OptionView };
 "#;
 
 /// Reads the 402 a tab met at `url`: its `PAYMENT-REQUIRED` header when it

@@ -17,22 +17,12 @@ use crate::fetch::{decode, fetch_shared, shared_answer};
 use crate::lookup::{self, evaluate, judge, spawn, to_object};
 use crate::options;
 
+/// The types of the guard's decisions, written by `cargo xtask generate`
+/// (`verdict-types.d.ts`, beside the glue).
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-import type { PolicyName } from "./verdict-types.js";
-export type { PolicyName };
-
-/** What the core decided for one payment option. */
-export interface PaymentCheck {
-  /** The lookup's structured result. */
-  result: VerdictResult;
-  /** Whether the policy pays this option (always true under `"function"`: the function decides). */
-  pays: boolean;
-  /** 0 human-backed, 1 unknown, 2 revoked: options are tried in this order. */
-  preference: number;
-  /** The one line the guard aborts with when it does not pay this option. */
-  refusal: string;
-}
+import type { PaymentCheck, PolicyName } from "./verdict-types.js";
+export type { PaymentCheck, PolicyName };
 "#;
 
 /// The one line saying why `name` is no policy, or undefined for a policy's

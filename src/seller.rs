@@ -19,19 +19,12 @@ use crate::lookup::{judge, now, spawn, to_object};
 use crate::words::seller::{option_label, PAYWALL_TEXT, PAYWALL_TITLE};
 use crate::{fetch, options};
 
+/// The type of what `fetchVerdict` returns, written by `cargo xtask
+/// generate` (`verdict-types.d.ts`, beside the glue).
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** A verdict as the service returned it, for a seller's server to inline in its pages. */
-export interface FetchedVerdict {
-  /** The lookup's structured result, as `lookupVerdict` gives it. */
-  result: VerdictResult;
-  /** The verdict document's JSON text as the service returned it, when it answered one. */
-  verdict?: string;
-  /** For how long the answer may be kept: its `Cache-Control`'s `max-age`, at most an hour (0: not kept). */
-  freshSeconds: number;
-  /** For how long past that it may still be served while it is fetched anew (`stale-while-revalidate`). */
-  staleSeconds: number;
-}
+import type { FetchedVerdict } from "./verdict-types.js";
+export type { FetchedVerdict };
 "#;
 
 /// Fetches the verdict for the endpoint `options` name (a request of its

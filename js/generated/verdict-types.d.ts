@@ -98,3 +98,56 @@ export interface DiscoveryEndpoints {
   reason?: string;
   liveReason?: string;
 }
+
+/** What the core decided for one payment option. */
+export interface PaymentCheck {
+  /** The lookup's structured result. */
+  result: VerdictResult;
+  /** Whether the policy pays this option (always true under `"function"`: the function decides). */
+  pays: boolean;
+  /** 0 human-backed, 1 unknown, 2 revoked: options are tried in this order. */
+  preference: number;
+  /** The one line the guard aborts with when it does not pay this option. */
+  refusal: string;
+}
+
+/** A verdict as the service returned it, for a seller's server to inline in its pages. */
+export interface FetchedVerdict {
+  /** The lookup's structured result, as `lookupVerdict` gives it. */
+  result: VerdictResult;
+  /** The verdict document's JSON text as the service returned it, when it answered one. */
+  verdict?: string;
+  /** For how long the answer may be kept: its `Cache-Control`'s `max-age`, at most an hour (0: not kept). */
+  freshSeconds: number;
+  /** For how long past that it may still be served while it is fetched anew (`stale-while-revalidate`). */
+  staleSeconds: number;
+}
+
+/** An option of a challenge a tab met, with who it pays in a buyer's words. */
+export interface MetEndpoint extends PaymentEndpoint {
+  /** The resource's host. */
+  host: string;
+  /** `to 0x2096…287C on base`. */
+  payee: string;
+  /** The option's result once known. */
+  view?: OptionView;
+}
+
+/** A challenge a tab met: its options, or none and why. */
+export interface MetChallenge {
+  /** The same for the same URL and options: a challenge met again is this one. */
+  key: string;
+  endpoints: MetEndpoint[];
+  reason?: string;
+}
+
+/** An option's result, in the badge's words. */
+export interface OptionView {
+  state: BadgeState;
+  /** The badge's label, hover text and accessible name. */
+  label: string;
+  hover: string;
+  name: string;
+  /** The `lookup_verdict` text line. */
+  line: string;
+}

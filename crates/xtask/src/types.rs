@@ -1,10 +1,11 @@
 //! `verdict-types.d.ts`: the TypeScript types of what the wasm reads and
-//! returns (a lookup's options and result, a challenge's endpoints), their
-//! limits the core's, and the unions of the core's closed vocabularies
+//! returns (a lookup's options and result, a challenge's endpoints, the
+//! guard's decisions, the extension's records), their limits the core's,
+//! and the unions of the core's closed vocabularies
 //! ([`crate::vocabulary`], and a live snapshot's rows), from their `ALL`
-//! arrays. The wasm's
-//! glue imports and re-exports them (`src/lookup.rs`, `src/challenge.rs`),
-//! once for both packages.
+//! arrays. Each wasm's glue imports and re-exports those it names
+//! (`src/lookup.rs`, `src/challenge.rs`, `src/guard.rs`, `src/seller.rs`,
+//! `src/extension.rs`), and both packages ship the file beside it.
 
 use std::fmt::Write as _;
 
@@ -30,8 +31,72 @@ pub fn declarations() -> String {
     }
     out.push_str(&lookup());
     out.push_str(&challenge());
+    out.push_str(AGENT);
+    out.push_str(EXTENSION);
     out
 }
+
+/// The guard's decision for one option (`checkPayment`) and a verdict
+/// fetched for a seller's pages (`fetchVerdict`): the `x402-verdict`
+/// package's.
+const AGENT: &str = r#"
+/** What the core decided for one payment option. */
+export interface PaymentCheck {
+  /** The lookup's structured result. */
+  result: VerdictResult;
+  /** Whether the policy pays this option (always true under `"function"`: the function decides). */
+  pays: boolean;
+  /** 0 human-backed, 1 unknown, 2 revoked: options are tried in this order. */
+  preference: number;
+  /** The one line the guard aborts with when it does not pay this option. */
+  refusal: string;
+}
+
+/** A verdict as the service returned it, for a seller's server to inline in its pages. */
+export interface FetchedVerdict {
+  /** The lookup's structured result, as `lookupVerdict` gives it. */
+  result: VerdictResult;
+  /** The verdict document's JSON text as the service returned it, when it answered one. */
+  verdict?: string;
+  /** For how long the answer may be kept: its `Cache-Control`'s `max-age`, at most an hour (0: not kept). */
+  freshSeconds: number;
+  /** For how long past that it may still be served while it is fetched anew (`stale-while-revalidate`). */
+  staleSeconds: number;
+}
+"#;
+
+/// What the browser extension's engine keeps of the challenges a tab met,
+/// and shows of each option.
+const EXTENSION: &str = r#"
+/** An option of a challenge a tab met, with who it pays in a buyer's words. */
+export interface MetEndpoint extends PaymentEndpoint {
+  /** The resource's host. */
+  host: string;
+  /** `to 0x2096…287C on base`. */
+  payee: string;
+  /** The option's result once known. */
+  view?: OptionView;
+}
+
+/** A challenge a tab met: its options, or none and why. */
+export interface MetChallenge {
+  /** The same for the same URL and options: a challenge met again is this one. */
+  key: string;
+  endpoints: MetEndpoint[];
+  reason?: string;
+}
+
+/** An option's result, in the badge's words. */
+export interface OptionView {
+  state: BadgeState;
+  /** The badge's label, hover text and accessible name. */
+  label: string;
+  hover: string;
+  name: string;
+  /** The `lookup_verdict` text line. */
+  line: string;
+}
+"#;
 
 /// A lookup's options and result (`renderBadge`, `lookupVerdict`).
 fn lookup() -> String {
