@@ -1,6 +1,7 @@
 // Types of the package's entry (index.js). The types of what the wasm reads
 // and returns are its glue's (src/lookup.rs, src/guard.rs).
 import type { LookupOptions, PolicyName, VerdictResult } from "./x402_verdict.js";
+import type { TransparencyPolicy } from "./verdict-types.js";
 
 export type { LookupOptions, VerdictResult };
 
@@ -21,7 +22,7 @@ export interface TransparencyOptions {
    * carried proof is checked; `"required"`: a human-backed verdict without a
    * valid proof reads `unknown` (reason `no_transparency_proof`, …).
    */
-  transparency?: "off" | "if-present" | "required";
+  transparency?: TransparencyPolicy;
 }
 
 /** Looks one endpoint up; resolves to the MCP `lookup_verdict` tool's structured result. Never rejects. */

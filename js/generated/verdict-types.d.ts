@@ -18,6 +18,9 @@ export type Reason = "no_base_url" | "invalid_input" | "not_listed" | "http_stat
 /** The guard's policy by name (`"function"`: the agent's own). */
 export type PolicyName = "avoid-revoked" | "require-human-backed" | "function";
 
+/** How a lookup takes the transparency proofs verdicts carry. */
+export type TransparencyPolicy = "off" | "if-present" | "required";
+
 /** Options of one lookup. */
 export interface LookupOptions {
   /** The verification service's base URL (absolute http(s)). Absent: `unknown`, outcome `no_service`. */

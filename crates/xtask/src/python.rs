@@ -8,13 +8,14 @@ use std::fmt::Write as _;
 
 use x402_verdict_core::guard::Policy;
 
-/// The vocabularies of a lookup's result the stubs type, by their
-/// TypeScript name and their Python name.
-const RESULT: [(&str, &str); 4] = [
+/// The vocabularies the stubs type (a lookup's result, the `Verifier`'s
+/// transparency policy), by their TypeScript name and their Python name.
+const RESULT: [(&str, &str); 5] = [
     ("BadgeState", "State"),
     ("Outcome", "Outcome"),
     ("Freshness", "Freshness"),
     ("SignatureStatus", "SignatureStatus"),
+    ("TransparencyPolicy", "TransparencyPolicy"),
 ];
 
 /// `Literal["a", "b", …]`: the spellings, in the core's order.

@@ -3,6 +3,7 @@
 //! its spellings in the core's order, from its `ALL` array.
 
 use x402_verdict_core::guard::Policy;
+use x402_verdict_core::transparency::Policy as Transparency;
 use x402_verdict_core::{Freshness, Outcome, Reason, SignatureStatus, State};
 
 /// One vocabulary.
@@ -15,8 +16,8 @@ pub struct Vocabulary {
     pub spellings: Vec<&'static str>,
 }
 
-/// Every vocabulary, the guard's policies last.
-pub fn all() -> [Vocabulary; 6] {
+/// Every vocabulary, the guard's and the transparency log's policies last.
+pub fn all() -> [Vocabulary; 7] {
     let of = |name, doc, spellings: &[&'static str]| Vocabulary {
         name,
         doc,
@@ -52,6 +53,11 @@ pub fn all() -> [Vocabulary; 6] {
             "PolicyName",
             "The guard's policy by name (`\"function\"`: the agent's own).",
             &Policy::ALL.map(Policy::as_str),
+        ),
+        of(
+            "TransparencyPolicy",
+            "How a lookup takes the transparency proofs verdicts carry.",
+            &Transparency::ALL.map(Transparency::as_str),
         ),
     ]
 }

@@ -5,7 +5,7 @@ from typing import Any, Optional, TypedDict, Union
 
 from typing_extensions import NotRequired
 
-from ._vocabulary import Freshness, Outcome, SignatureStatus, State
+from ._vocabulary import Freshness, Outcome, SignatureStatus, State, TransparencyPolicy
 
 __version__: str
 
@@ -36,7 +36,7 @@ class Verifier:
         log_key: Optional[str] = None,
         witness_keys: Optional[Union[str, Sequence[str]]] = None,
         witness_quorum: Optional[int] = None,
-        transparency: Literal["off", "if-present", "required"] = "off",
+        transparency: TransparencyPolicy = "off",
     ) -> None: ...
     def lookup_verdict(self, chain: str, pay_to: str, resource_url: str) -> VerdictResult: ...
     def endpoint_status(self, chain: str, pay_to: str, resource_url: str) -> VerdictResult: ...

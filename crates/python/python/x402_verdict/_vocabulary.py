@@ -17,3 +17,6 @@ SignatureStatus = Literal["valid", "invalid", "unverifiable", "not_checked"]
 
 PolicyName = Literal["avoid-revoked", "require-human-backed"]
 """The guard's policies a ``str`` may name (a callable is the agent's own)."""
+
+TransparencyPolicy = Literal["off", "if-present", "required"]
+"""How a lookup takes the transparency proofs verdicts carry."""
