@@ -4,14 +4,14 @@
 import { readFileSync } from "node:fs";
 import { rolldown } from "rolldown";
 
-/** wasm-bindgen's copy of a file of ours that a wasm imports (`#[wasm_bindgen(module = "/js/shared/early.js")]`): ./snippets/<crate>-<hash>/js/<path>, its path under js/ and its name. */
+/** wasm-bindgen's copy of a file of ours that a wasm imports (`#[wasm_bindgen(module = "/js/common/early.js")]`): ./snippets/<crate>-<hash>/js/<path>, its path under js/ and its name. */
 const SNIPPET = /^\.\/snippets\/[^/]+\/js\/((?:[\w-]+\/)*([\w-]+\.js))$/;
 
 /**
  * A rolldown plugin resolving each import of a snippet to the package's own
  * file beside the importer (`./<name>`, left outside the bundle), so that a
  * page loads each once; `found` collects the snippets' paths under js/
- * (`shared/early.js`).
+ * (`common/early.js`).
  */
 export function resolveBuilt({ found = new Set() } = {}) {
   return {

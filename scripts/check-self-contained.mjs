@@ -22,9 +22,7 @@ for (const file of files) {
   if (text.includes("\0")) continue; // binary
   text.split("\n").forEach((line, index) => {
     const where = `${file}:${index + 1}`;
-    // js/shared/ is the repository's own: a ../shared that climbs out of
-    // the repository is caught below with every other such path.
-    if (/\bshared\/(design|vectors|hooks)\b/.test(line)) {
+    if (/(^|[^\w.])\.\.\/shared\b/.test(line) || /\bshared\/(design|vectors|hooks)\b/.test(line)) {
       problems.push(`${where}: names the shared folder outside the repository`);
       return;
     }

@@ -14,7 +14,7 @@
 //    translation joins the glue, which gains `initJs()`: it instantiates the
 //    translation with the glue's imports, as WebAssembly would the wasm;
 // 4. rolldown resolves the glue's imports of wasm-bindgen's copies of our
-//    files (snippets/<crate>/js/shared/early.js) to files beside it (./early.js,
+//    files (snippets/<crate>/js/common/early.js) to files beside it (./early.js,
 //    where the copy moves), so that a page loads the package's own once;
 // 5. terser minifies the glue.
 //

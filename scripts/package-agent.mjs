@@ -2,11 +2,11 @@
 // scripts/build.mjs) from the wasm-pack build in `build`: its wasm and glue
 // (`stem`.js, `stem`_bg.wasm, `stem`.d.ts), the JavaScript build from
 // `jsBuild` (its glue holding the wasm2js translation, which ./minify.mjs
-// made import ./early.js) as `stem`_js.js, js/shared/early.js beside them (each
+// made import ./early.js) as `stem`_js.js, js/common/early.js beside them (each
 // glue's one import), js/agent/ (the entry, the engine's loader, the guard,
 // the placement of the seller's snippets, the types) with the seller module
 // bundled by rolldown with what it imports from the badge's JavaScript
-// (js/shared/options.js) and from js/generated/ (the core's words, the package's
+// (js/common/options.js) and from js/generated/ (the core's words, the package's
 // file names), verdict-types.d.ts (the types its types import, from
 // js/generated/), the licences and its package.json (the source template
 // js/agent/package.template.json, with the workspace's version and every
@@ -29,14 +29,14 @@ export async function packageAgent({ build, out, stem, jsBuild }) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const { code: glue, snippets } = await withOwnImports(join(build, `${stem}.js`));
-  if (!snippets.has("shared/early.js")) throw new Error(`package-agent: expected an import of the snippet js/shared/early.js in ${build}'s glue`);
+  if (!snippets.has("common/early.js")) throw new Error(`package-agent: expected an import of the snippet js/common/early.js in ${build}'s glue`);
   writeFileSync(join(out, `${stem}.js`), glue);
   const jsGlue = readFileSync(join(jsBuild, `${stem}.js`), "utf8");
   if (!jsGlue.includes("initJs")) throw new Error(`package-agent: ${jsBuild} holds no JavaScript build (minify.mjs with toJs)`);
   writeFileSync(join(out, `${stem}_js.js`), jsGlue);
   for (const name of [`${stem}_bg.wasm`, `${stem}.d.ts`]) copyFileSync(join(build, name), join(out, name));
   copyFileSync(new URL("js/generated/verdict-types.d.ts", ROOT), join(out, "verdict-types.d.ts"));
-  copyFileSync(new URL("js/shared/early.js", ROOT), join(out, "early.js"));
+  copyFileSync(new URL("js/common/early.js", ROOT), join(out, "early.js"));
   const agent = new URL("js/agent/", ROOT);
   for (const name of readdirSync(agent)) {
     if (name !== SELLER && name !== TEMPLATE) copyFileSync(new URL(name, agent), join(out, name));

@@ -10,10 +10,10 @@
 //
 // Each holds the engine's wasm; background.js, popup.js and options.js, ES
 // modules bundled by rolldown from js/extension/ with the engine's glue,
-// the badge's renderer (js/shared/badge.js) and the core's words; content.js, a
+// the badge's renderer (js/common/badge.js) and the core's words; content.js, a
 // classic script (a content script cannot be a module) bundled from
 // js/extension/content.js and the badge package's reader of attributes
-// (js/shared/options.js); the pages, their stylesheets, the icon (drawn here, as
+// (js/common/options.js); the pages, their stylesheets, the icon (drawn here, as
 // PNG), the policy schema (Chromium: js/generated/schema.json), the
 // licences and the manifest. Nothing is minified: a store's reviewer reads the code.
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";

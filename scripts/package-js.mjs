@@ -7,7 +7,7 @@
 // files.js), which rolldown bundles into the files that import them:
 //
 // - badge.js (the badge's DOM and its stylesheet, compacted) and early.js
-//   (the verdict requests started while the wasm loads), from js/shared/,
+//   (the verdict requests started while the wasm loads), from js/common/,
 //   and explain.js (why the wasm did not load: fetched only then), each
 //   minified with terser, and index.d.ts, with verdict-types.d.ts (the
 //   types the types import); index.js, the package's entry, bundled by rolldown from
@@ -52,7 +52,7 @@ const LICENCES = ["LICENSE-MIT", "LICENSE-APACHE"];
 const JS_BUILD = "x402_verdict_badge_js.js";
 /** The files the entry leaves aside: the glues themselves, and those loaded on demand. */
 const ASIDE = /^\.\/(explain|x402_verdict_badge|x402_verdict_badge_js|x402_verdict_challenge)\.js$/;
-/** The files of js/shared/ the package ships beside its entry (the glues import them too), by name. */
+/** The files of js/common/ the package ships beside its entry (the glues import them too), by name. */
 const SHARED = ["badge.js", "early.js"];
 // Every constant inlined where it is used (the selectors, built from the
 // attribute's and the element's names, become literals): 20 B of gzip off
@@ -77,30 +77,30 @@ async function bundled(input, options, format = "es") {
  */
 export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir }) {
   const JS = sourcesDir ? resolve(sourcesDir) : fileURLToPath(new URL("../js", import.meta.url));
-  // The sources of the package's modules (js/: the badge's, the shared and
+  // The sources of the package's modules (js/: the badge's, the common and
   // the generated ones), staged with the badge's stylesheet compacted, for
   // the bundles below.
   const sources = resolve(dir, ".sources");
   rmSync(sources, { recursive: true, force: true });
   cpSync(JS, sources, { recursive: true });
   const badge = join(sources, "badge");
-  const shared = join(sources, "shared");
-  for (const name of readdirSync(shared).filter((f) => f.endsWith(".js"))) {
-    writeFileSync(join(shared, name), compactCss(readFileSync(join(shared, name), "utf8")));
+  const common = join(sources, "common");
+  for (const name of readdirSync(common).filter((f) => f.endsWith(".js"))) {
+    writeFileSync(join(common, name), compactCss(readFileSync(join(common, name), "utf8")));
   }
-  // js/shared/'s files the package ships beside the entry: imports of them
+  // js/common/'s files the package ships beside the entry: imports of them
   // from js/badge/ stay imports of the files beside it.
   const besideEntry = {
     name: "x402-verdict-beside-entry",
     resolveId(source) {
-      const name = /^\.\.\/shared\/([\w-]+\.js)$/.exec(source)?.[1];
+      const name = /^\.\.\/common\/([\w-]+\.js)$/.exec(source)?.[1];
       return SHARED.includes(name) ? { id: `./${name}`, external: true } : null;
     },
   };
   const plugins = [resolveBuilt()];
 
   // badge.js and early.js import nothing; explain.js, the core's words.
-  for (const name of SHARED) writeFileSync(join(dir, name), (await minify(readFileSync(join(shared, name), "utf8"), TERSER)).code);
+  for (const name of SHARED) writeFileSync(join(dir, name), (await minify(readFileSync(join(common, name), "utf8"), TERSER)).code);
   writeFileSync(join(dir, "explain.js"), (await minify(await bundled(join(badge, "explain.js"), { plugins }), TERSER)).code);
   copyFileSync(join(JS, "badge/index.d.ts"), join(dir, "index.d.ts"));
   copyFileSync(join(JS, "generated/verdict-types.d.ts"), join(dir, "verdict-types.d.ts"));
@@ -120,7 +120,7 @@ export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir 
   // A classic script from another origin (a CDN) without a crossorigin
   // attribute resolves import() against about:blank: in embed.js, the files it
   // loads on demand are named by their absolute URL, next to embed.js.
-  // The glue imports js/shared/'s files as files beside it (./minify.mjs).
+  // The glue imports js/common/'s files as files beside it (./minify.mjs).
   const glue = join(badge, "x402_verdict_badge.js");
   copyFileSync(embedGlue, glue);
   const onDemand = {
@@ -128,7 +128,7 @@ export async function packageBadge({ dir, jsDir, embedGlue, sources: sourcesDir 
     resolveId(source, importer) {
       if (source === "./on-demand.js") return join(badge, "embed-on-demand.js");
       const name = /^\.\/([\w-]+\.js)$/.exec(source)?.[1];
-      return importer === glue && SHARED.includes(name) ? join(shared, name) : null;
+      return importer === glue && SHARED.includes(name) ? join(common, name) : null;
     },
   };
   const embedCode = await bundled(join(badge, "embed.js"), {

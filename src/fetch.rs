@@ -3,7 +3,7 @@
 //! body), a 64 KiB body cap, and no redirect to another origin.
 //!
 //! The page's first requests may have been started before the wasm loaded
-//! (`js/shared/early.js`): the one whose URL is exactly the one built here is taken
+//! (`js/common/early.js`): the one whose URL is exactly the one built here is taken
 //! instead of a new request, and its answer meets every rule below.
 //!
 //! Badges on one page asking the same service about the same endpoint share
@@ -60,7 +60,7 @@ impl core::ops::Deref for Words {
     }
 }
 
-#[wasm_bindgen(module = "/js/shared/early.js")]
+#[wasm_bindgen(module = "/js/common/early.js")]
 extern "C" {
     /// The request started early for exactly `url`, taken: `[response
     /// promise, AbortController, when its lookup was asked (Date.now();

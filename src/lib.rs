@@ -49,8 +49,8 @@ pub mod words;
 /// repository's generators (the image badge's palette), from the crate's
 /// own files, so that a build from the crate's tarball finds it too.
 pub mod look {
-    /// The badge's stylesheet and element code (`js/shared/badge.js`).
-    pub const STYLESHEET: &str = include_str!("../js/shared/badge.js");
+    /// The badge's stylesheet and element code (`js/common/badge.js`).
+    pub const STYLESHEET: &str = include_str!("../js/common/badge.js");
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -1,4 +1,4 @@
-//! The badge in the page. Its DOM is drawn by `js/shared/badge.js`, the one
+//! The badge in the page. Its DOM is drawn by `js/common/badge.js`, the one
 //! renderer shared with the script-tag loader's
 //! placeholders: an inline host with an open shadow root, one constructable
 //! stylesheet per document (a strict Content-Security-Policy allows it), and
@@ -9,7 +9,7 @@ use x402_verdict_core::Evaluation;
 
 use crate::words::{accessible_name, CHECKING};
 
-#[wasm_bindgen(module = "/js/shared/badge.js")]
+#[wasm_bindgen(module = "/js/common/badge.js")]
 extern "C" {
     /// Puts a badge in `container` showing a state, its label, hover text
     /// and accessible name, and returns its host; `null` when the container

@@ -27,12 +27,12 @@
 // (paywallWords) and the extension's names and value (stapleNames,
 // stapledExtension). This file keeps and writes; where its snippets go in a
 // provider's page is ./placement.js's (an HTML parser's, never a text search).
-// The badge's attributes are the badge package's (../shared/options.js), the wasm
+// The badge's attributes are the badge package's (../common/options.js), the wasm
 // embed.js loads from beside itself the build's (../generated/files.js): the build
 // bundles them in.
 import { engine } from "./engine.js";
 import { withBadges } from "./placement.js";
-import { FIELDS, MARK, attributeOf } from "../shared/options.js";
+import { FIELDS, MARK, attributeOf } from "../common/options.js";
 import { EMBED_ROOTS_WASM, EMBED_WASM } from "../generated/files.js";
 
 /** `value` as HTML text or a quoted attribute value: every character that could end either escaped. */

@@ -1,7 +1,7 @@
 // The <x402-verdict-badge> element: a badge that renders when connected and
 // again when its options change, lazily unless told otherwise.
-import { setTheme } from "../shared/badge.js";
-import { ELEMENT, FIELDS, attributeOf, fromAttributes, lookupKey } from "../shared/options.js";
+import { setTheme } from "../common/badge.js";
+import { ELEMENT, FIELDS, attributeOf, fromAttributes, lookupKey } from "../common/options.js";
 import { render } from "./render.js";
 
 const STATE_EVENT = "x402-verdict:state";

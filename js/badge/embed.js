@@ -13,14 +13,14 @@
 // final size, into every element carrying data-x402-verdict and every
 // <x402-verdict-badge> (also those added later), and renders each badge as
 // it comes near the viewport; the first verdict requests go out while the
-// wasm loads (js/shared/early.js). Where the wasm cannot run, the same code
+// wasm loads (js/common/early.js). Where the wasm cannot run, the same code
 // translated to JavaScript (x402_verdict_badge_js.js, next to this file)
 // runs instead, with one console.warn saying why.
 import init, { renderAll } from "./index.js";
-import { mount, setTheme } from "../shared/badge.js";
+import { mount, setTheme } from "../common/badge.js";
 import { PER_FRAME, inTurn } from "./frames.js";
 import { EMBED_ROOTS_WASM, EMBED_WASM } from "../generated/files.js";
-import { ELEMENT, MARK } from "../shared/options.js";
+import { ELEMENT, MARK } from "../common/options.js";
 import { CHECKING } from "../generated/words.js";
 
 /** Badges by data- attributes and by element. */

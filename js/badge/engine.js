@@ -5,13 +5,13 @@
 // what to change. The challenge reader is a wasm of its own
 // (./x402_verdict_challenge.js), loaded from its first call on. While the
 // engine loads, the first verdict requests leave at the URL the core states
-// (requestWhileLoading, js/shared/early.js), so that the wasm download and the
+// (requestWhileLoading, js/common/early.js), so that the wasm download and the
 // requests overlap.
 // A namespace: in embed.js, this is the script tag's glue, whose wasm has no lookupVerdict.
 import * as wasm from "./x402_verdict_badge.js";
 import { inTurn } from "./frames.js";
-import { dropEarly, requestEarly } from "../shared/early.js";
-import { option } from "../shared/options.js";
+import { dropEarly, requestEarly } from "../common/early.js";
+import { option } from "../common/options.js";
 import { explainer, jsBuild } from "./on-demand.js";
 import { REQUEST_INIT, VERDICT_URL, WARNINGS } from "../generated/words.js";
 
@@ -148,7 +148,7 @@ export function loadedEngine(input) {
 
 /**
  * While the engine loads, starts the verdict request the options ask for
- * (js/shared/early.js), at the URL the core states, so that the request and the
+ * (js/common/early.js), at the URL the core states, so that the request and the
  * wasm download overlap; the engine takes it when it builds that very URL.
  * `ahead`: the lookup still waits for its turn (js/badge/budget.js); without it,
  * the lookup begins now, and a request sent ahead for it counts its timeout

@@ -9,9 +9,9 @@
 // <x402-verdict-badge> element (js/badge/element.js). Its words and spellings are
 // the core's and src/words.rs' (./generated/words.js, `cargo xtask generate`).
 // The build bundles these modules into the package's index.js.
-import { setTheme } from "../shared/badge.js";
+import { setTheme } from "../common/badge.js";
 import { challengeWasm, loadedEngine, readWith, requestWhileLoading } from "./engine.js";
-import { MARK, fromAttributes, lookupKey, snapshot } from "../shared/options.js";
+import { MARK, fromAttributes, lookupKey, snapshot } from "../common/options.js";
 import { LOOK_EARLY, render, withinBudget } from "./render.js";
 import { NOT_LOADED, NOT_RUN } from "../generated/words.js";
 import "./element.js";

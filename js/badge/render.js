@@ -4,12 +4,12 @@
 // endpoint up only when they come near the viewport (a page of a thousand
 // badges does the work of the few in view) and try again when they come
 // back after a failure (js/badge/retry.js).
-import { mount, setTheme, show } from "../shared/badge.js";
+import { mount, setTheme, show } from "../common/badge.js";
 import { inTurn } from "./frames.js";
-import { dropEarly } from "../shared/early.js";
+import { dropEarly } from "../common/early.js";
 import { BUDGET_ON_PAGE_ORIGIN, requestBudget } from "./budget.js";
 import { isLoaded, loadedEngine, requestWhileLoading } from "./engine.js";
-import { lookupKey, option, serviceOf, snapshot } from "../shared/options.js";
+import { lookupKey, option, serviceOf, snapshot } from "../common/options.js";
 import { retryOnReturn } from "./retry.js";
 import { CHECKING, NOT_LOADED, RETRY_REASONS, UNKNOWN } from "../generated/words.js";
 

@@ -8,7 +8,7 @@
 // v1 paywall keeps its terms. The background decides everything. It
 // changes nothing in the page and sends nothing anywhere but to the
 // extension.
-import { fromAttributes } from "../shared/options.js";
+import { fromAttributes } from "../common/options.js";
 import { ATTRIBUTES_KEY } from "../generated/words.js";
 import { LIMITS, PAGE_BADGES } from "../generated/extension-words.js";
 import { api } from "./api.js";

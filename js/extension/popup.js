@@ -4,7 +4,7 @@
 // package's own renderer. popup.html?tab=N shows tab N (the popup opened in
 // a tab of its own); otherwise the active tab. Every word comes from the
 // Rust (the record's, and ../generated/extension-words.js).
-import { mount } from "../shared/badge.js";
+import { mount } from "../common/badge.js";
 import { CHECKING } from "../generated/words.js";
 import { WORDS } from "../generated/extension-words.js";
 import { api } from "./api.js";

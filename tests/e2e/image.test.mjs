@@ -31,7 +31,7 @@ const STYLES = ["flat", "flat-square", "for-the-badge"];
 const HEIGHT = { flat: 20, "flat-square": 20, "for-the-badge": 28 };
 /** GitHub's page colours, light and dark. */
 const PAGE = { light: "#ffffff", dark: "#0d1117" };
-/** The verified badge's fill behind its words (js/shared/badge.js's colours), per scheme. */
+/** The verified badge's fill behind its words (js/common/badge.js's colours), per scheme. */
 const VERIFIED_FILL = { light: "rgb(232, 245, 236)", dark: "rgb(18, 48, 29)" };
 let demo, site;
 

@@ -15,7 +15,7 @@
 //!   extension's JavaScript needs, from the core and from the browser
 //!   crate's words (`src/words/extension.rs`);
 //! - `look.js`: each badge state's mark and colour as the badge's
-//!   stylesheet (`js/shared/badge.js`) draws it, for the extension's toolbar;
+//!   stylesheet (`js/common/badge.js`) draws it, for the extension's toolbar;
 //! - `files.js`: the package's file names its JavaScript loads, from
 //!   `wasm-pack.toml`;
 //! - `verdict-types.d.ts`: the TypeScript types of what the wasm reads and
@@ -26,7 +26,7 @@
 //! - the Python package's `_vocabulary.py`, the `Literal`s of the core's
 //!   vocabularies that its stubs and the guard's policy use;
 //! - the core's `image/palette.rs`, the image badge's marks and colours,
-//!   read from the browser badge's stylesheet (`js/shared/badge.js`).
+//!   read from the browser badge's stylesheet (`js/common/badge.js`).
 //!
 //! `cargo xtask log-fixture CHAIN PAY_TO RESOURCE_URL [SIZE]` prints, for the
 //! consumers' tests, verdict documents signed now with transparency proofs

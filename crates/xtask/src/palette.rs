@@ -1,6 +1,6 @@
 //! `palette.rs`: the badge's look (each state's mark and light and dark
 //! colours) as the core's image badge draws it, read from the one place it
-//! is written, the browser badge's stylesheet (`js/shared/badge.js`), so that the
+//! is written, the browser badge's stylesheet (`js/common/badge.js`), so that the
 //! image and the element look alike with no colour copied by hand. The
 //! file is committed (`crates/core/src/image/palette.rs`: the core crate
 //! is published alone, without `js/`).
@@ -21,7 +21,7 @@ const STATES: [(&str, &str, &str); 3] = [
 pub fn module() -> String {
     let mut out = String::from(
         "//! Written by `cargo xtask generate` from the browser badge's\n\
-         //! stylesheet (`js/shared/badge.js`): do not edit.\n\n\
+         //! stylesheet (`js/common/badge.js`): do not edit.\n\n\
          use super::look::{Colours, Look};\n",
     );
     for (name, state, prefix) in STATES {

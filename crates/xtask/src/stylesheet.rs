@@ -1,4 +1,4 @@
-//! The browser badge's stylesheet (`js/shared/badge.js`), the one place the
+//! The browser badge's stylesheet (`js/common/badge.js`), the one place the
 //! badge's look is written, read by the generators of that look elsewhere
 //! (the image badge's palette, the extension's toolbar).
 
@@ -13,12 +13,12 @@ use x402_verdict_badge::look::STYLESHEET;
 pub fn between<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
     let start = text
         .find(from)
-        .unwrap_or_else(|| panic!("js/shared/badge.js has no {from}"))
+        .unwrap_or_else(|| panic!("js/common/badge.js has no {from}"))
         + from.len();
     let rest = &text[start..];
     &rest[..rest
         .find(to)
-        .unwrap_or_else(|| panic!("js/shared/badge.js: {from} is not closed"))]
+        .unwrap_or_else(|| panic!("js/common/badge.js: {from} is not closed"))]
 }
 
 /// The mark the badge shows in `state` (its `data-state`).
@@ -40,7 +40,7 @@ pub fn light_dark(name: &str) -> (String, String) {
     );
     let (light, dark) = pair
         .split_once(',')
-        .unwrap_or_else(|| panic!("js/shared/badge.js: {name} has no dark colour"));
+        .unwrap_or_else(|| panic!("js/common/badge.js: {name} has no dark colour"));
     (light.trim().to_owned(), dark.trim().to_owned())
 }
 
@@ -56,6 +56,6 @@ pub fn border(state: &str) -> String {
     let line = block
         .lines()
         .find(|line| line.trim_start().starts_with("border") && line.contains("light-dark("))
-        .unwrap_or_else(|| panic!("js/shared/badge.js: the {state} badge has no border colour"));
+        .unwrap_or_else(|| panic!("js/common/badge.js: the {state} badge has no border colour"));
     between(line, "light-dark(", ",").trim().to_owned()
 }

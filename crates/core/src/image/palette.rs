@@ -1,5 +1,5 @@
 //! Written by `cargo xtask generate` from the browser badge's
-//! stylesheet (`js/shared/badge.js`): do not edit.
+//! stylesheet (`js/common/badge.js`): do not edit.
 
 use super::look::{Colours, Look};
 
