@@ -56,10 +56,11 @@ crate::writing::error_without_cause!(TrustProblem);
 /// (a page, an agent, a server): `(pinned key, version, its key)`.
 static NEWEST: Mutex<Vec<(VerifyingKey, u32, VerifyingKey)>> = Mutex::new(Vec::new());
 
-/// The certificates whose signature verified in this process, each with
-/// the root key it verified under, the newest last: a verdict signed under
-/// a key already certified costs one signature check, as under a pinned key.
-static CERTIFIED: Mutex<Vec<(VerifyingKey, Vec<u8>)>> = Mutex::new(Vec::new());
+/// The certificates whose signature verified in this process, each after
+/// the root key it verified under (its 32 bytes, then the certificate's),
+/// the newest last: a verdict signed under a key already certified costs
+/// one signature check, as under a pinned key.
+static CERTIFIED: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
 /// How many verified certificates [`CERTIFIED`] keeps (a service's current
 /// and previous keys, under a root or two).
@@ -67,9 +68,9 @@ const KEPT_CERTIFICATES: usize = 8;
 
 /// Whether `certificate` is signed by `root`: checked once, then kept.
 fn certified_by(certificate: &Certificate, root: &VerifyingKey) -> bool {
-    let bytes = certificate.bytes();
-    let known =
-        |kept: &Vec<(VerifyingKey, Vec<u8>)>| kept.iter().any(|(k, b)| k == root && b == bytes);
+    let mut signed = root.as_bytes().to_vec();
+    signed.extend_from_slice(certificate.bytes());
+    let known = |kept: &Vec<Vec<u8>>| kept.contains(&signed);
     if known(&CERTIFIED.lock().unwrap_or_else(PoisonError::into_inner)) {
         return true;
     }
@@ -81,7 +82,7 @@ fn certified_by(certificate: &Certificate, root: &VerifyingKey) -> bool {
         if kept.len() == KEPT_CERTIFICATES {
             kept.remove(0);
         }
-        kept.push((*root, bytes.to_vec()));
+        kept.push(signed);
     }
     true
 }
