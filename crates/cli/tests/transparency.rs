@@ -171,6 +171,27 @@ async fn lookup_reads_each_case_under_the_log_and_off_changes_nothing() {
     assert!(line.contains("reason no_transparency_proof."), "{line}");
 }
 
+/// `command --from-file FILE --json` (`check` or `scan`) against the
+/// fixture's service for `case`, under its key and `flags`: its output (it
+/// must succeed).
+async fn from_file(
+    command: &str,
+    file: &std::path::Path,
+    base: &str,
+    key: &str,
+    case: &str,
+    flags: Vec<String>,
+) -> String {
+    let file = file.to_str().unwrap();
+    let case_base = format!("{base}/{case}");
+    let mut args = vec![command, "--from-file", file, "--json", "--base-url"];
+    args.extend([case_base.as_str(), "--public-key", key]);
+    args.extend(flags.iter().map(String::as_str));
+    let (code, out, err) = run(&args).await;
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
 #[tokio::test]
 async fn check_reads_each_option_under_the_log() {
     let fixture = fixture();
@@ -184,42 +205,35 @@ async fn check_reads_each_option_under_the_log() {
             "payTo": PAY_TO, "maxTimeoutSeconds": 300, "asset": "0x833589fCD6eDb6E08f4c3C32D87b6E6e62A5dD13",
             "extra": {"name": "USD Coin", "version": "2"}}]});
     std::fs::write(&challenge, body.to_string()).unwrap();
-    let check = |case: &str, flags: Vec<String>| {
-        let mut args: Vec<String> = [
-            "check",
-            "--from-file",
-            challenge.to_str().unwrap(),
-            "--json",
-        ]
-        .map(String::from)
-        .to_vec();
-        args.extend([
-            "--base-url".into(),
-            format!("{base}/{case}"),
-            "--public-key".into(),
-            key.into(),
-        ]);
-        args.extend(flags);
-        async move {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let (code, out, err) = run(&args).await;
-            assert_eq!(code, 0, "{err}");
-            out
-        }
-    };
     for (case, expected) in [
         ("proven", "human-backed"),
         ("signedOutsideTheLog", "unknown"),
     ] {
-        let out = check(case, log_flags(&fixture, "required", "1")).await;
+        let out = from_file(
+            "check",
+            &challenge,
+            &base,
+            key,
+            case,
+            log_flags(&fixture, "required", "1"),
+        )
+        .await;
         assert!(
             out.contains(&format!("\"state\":\"{expected}\"")),
             "{case}: {out}"
         );
         assert!(out.contains("\"signature\":\"valid\""), "{case}: {out}");
         assert_eq!(
-            check(case, log_flags(&fixture, "off", "1")).await,
-            check(case, vec![]).await,
+            from_file(
+                "check",
+                &challenge,
+                &base,
+                key,
+                case,
+                log_flags(&fixture, "off", "1")
+            )
+            .await,
+            from_file("check", &challenge, &base, key, case, vec![]).await,
             "{case}: off changes nothing"
         );
     }
@@ -418,24 +432,6 @@ async fn scan_reads_each_endpoint_under_the_log() {
         json!({"x402Version": 2, "items": [item]}).to_string(),
     )
     .unwrap();
-    let scan = |case: &str, flags: Vec<String>| {
-        let mut args: Vec<String> = ["scan", "--from-file", listing.to_str().unwrap(), "--json"]
-            .map(String::from)
-            .to_vec();
-        args.extend([
-            "--base-url".into(),
-            format!("{base}/{case}"),
-            "--public-key".into(),
-            key.into(),
-        ]);
-        args.extend(flags);
-        async move {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let (code, out, err) = run(&args).await;
-            assert_eq!(code, 0, "{err}");
-            out
-        }
-    };
     for (case, expected) in [
         ("proven", "\"state\":\"human-backed\""),
         (
@@ -443,12 +439,28 @@ async fn scan_reads_each_endpoint_under_the_log() {
             "\"reason\":\"no_transparency_proof\"",
         ),
     ] {
-        let out = scan(case, log_flags(&fixture, "required", "1")).await;
+        let out = from_file(
+            "scan",
+            &listing,
+            &base,
+            key,
+            case,
+            log_flags(&fixture, "required", "1"),
+        )
+        .await;
         assert!(out.contains(expected), "{case}: {out}");
         assert!(out.contains("\"signature\":\"valid\""), "{case}: {out}");
         assert_eq!(
-            scan(case, log_flags(&fixture, "off", "1")).await,
-            scan(case, vec![]).await,
+            from_file(
+                "scan",
+                &listing,
+                &base,
+                key,
+                case,
+                log_flags(&fixture, "off", "1")
+            )
+            .await,
+            from_file("scan", &listing, &base, key, case, vec![]).await,
             "{case}: off changes nothing"
         );
     }
