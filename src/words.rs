@@ -33,9 +33,9 @@ pub const REQUEST_CREDENTIALS: &str = "omit";
 /// The start of every warning the package writes to the console.
 pub const WARNING_PREFIX: &str = "x402-verdict badge: ";
 
-/// The hover text of a badge whose code could not load or run.
-pub const NOT_LOADED: &str =
-    "The badge could not load, so nothing was checked. Nothing in the payment flow depends on this badge.";
+/// The hover text of a badge whose code could not load or run, before the
+/// core's `NOTHING_DEPENDS_ON_THE_BADGE`.
+pub const NOT_LOADED: &str = "The badge could not load, so nothing was checked.";
 
 /// Why a payment challenge was not read: the badge's code could not load.
 pub const CHALLENGE_UNREAD: &str = "the badge's code could not load, so the challenge was not read";

@@ -242,7 +242,7 @@ pub use signing::check_trust;
 pub use signing::{
     check_signature, sign_verdict, sign_verdict_carrying, signed_message, SignatureStatus,
 };
-pub use text::accessible_name;
+pub use text::{accessible_name, NOTHING_DEPENDS_ON_THE_BADGE};
 pub use time::{Month, Timestamp, MAX_CLOCK_SKEW_SECONDS};
 pub use verdict::{
     is_assurance_level, recheck_hours, SignatureField, Verdict, VerdictDocument, VerdictError,

@@ -95,7 +95,7 @@ impl Evaluation {
                     ]));
                 }
                 if !self.has_verdict() {
-                    parts.push("Nothing in the payment flow depends on this badge.".into());
+                    parts.push(NOTHING_DEPENDS_ON_THE_BADGE.into());
                 }
             }
         }
@@ -142,6 +142,11 @@ impl Evaluation {
         }
     }
 }
+
+/// What an unknown badge without a verdict adds to its hover text, and what
+/// a badge whose code could not load says after why: the payment never
+/// waits on the badge.
+pub const NOTHING_DEPENDS_ON_THE_BADGE: &str = "Nothing in the payment flow depends on this badge.";
 
 /// A badge's accessible name, from the label it shows:
 /// `x402 verification: verified · G`. The browser badge's `aria-label` and

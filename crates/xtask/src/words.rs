@@ -7,7 +7,8 @@
 use serde_json::{json, Value};
 use x402_verdict_badge::words::{self as browser, accessible_name, CHECKING};
 use x402_verdict_core::{
-    Evaluation, Outcome, Reason, State, OPTION_NAMES, VERDICT_MEDIA_TYPE, VERDICT_URL,
+    Evaluation, Outcome, Reason, State, NOTHING_DEPENDS_ON_THE_BADGE, OPTION_NAMES,
+    VERDICT_MEDIA_TYPE, VERDICT_URL,
 };
 
 /// The module.
@@ -47,7 +48,7 @@ pub fn module() -> String {
             json!({
                 "label": not_run.badge_label(),
                 "name": accessible_name(&not_run.badge_label()),
-                "hover": browser::NOT_LOADED,
+                "hover": format!("{} {}", browser::NOT_LOADED, NOTHING_DEPENDS_ON_THE_BADGE),
                 "challenge": browser::CHALLENGE_UNREAD,
                 "listing": browser::LISTING_UNREAD,
             }),
