@@ -481,9 +481,25 @@ impl Service {
         verdict: &x402_verdict_core::json::Object,
     ) -> Option<Arc<str>> {
         let recorder = self.recorder.as_ref()?;
-        // The query and the outcome decide the statement.
-        let outcome = verdict.get("outcome").and_then(|o| o.as_str());
-        let request = [query, "\n", outcome.unwrap_or_default()].concat();
+        // The query and the members that change with time or a re-check
+        // decide the statement (the registry is read once, at start; with
+        // these in the key, a registry read anew would make new entries).
+        let member = |name| {
+            verdict
+                .get(name)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+        };
+        let request = [
+            query,
+            "\n",
+            member("outcome"),
+            "\n",
+            member("verifiedAt"),
+            "\n",
+            member("assuranceLevel"),
+        ]
+        .concat();
         recorder
             .proof(request, || transparency::entry(verdict))
             .await

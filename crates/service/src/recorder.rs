@@ -210,7 +210,7 @@ impl Recorder {
     }
 
     /// The proof, as a JSON string, of the statement of the verdict that
-    /// `request` asks (the request's words and the outcome: what decides
+    /// `request` asks (the request's words and the members that decide
     /// the statement), `entry` making that statement when this request is
     /// new: at once when the log holds it; else it is queued (once) and the
     /// proof comes with its batch's checkpoint. `None` when it does not
