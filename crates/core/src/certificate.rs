@@ -16,7 +16,8 @@
 
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
-use crate::ed25519::{decode_base64, encode_base64, public_key_from_bytes, verify_strict};
+use crate::ed25519::{public_key_from_bytes, verify_strict};
+use crate::encoding::{decode_base64, encode_base64};
 use crate::json::Value;
 use crate::time::Timestamp;
 

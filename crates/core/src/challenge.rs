@@ -16,7 +16,7 @@
 //! Unknown members are ignored. An error is a [`ChallengeError`], whose one
 //! line names what is wrong; it never copies a value from the challenge.
 
-use crate::ed25519::decode_base64;
+use crate::encoding::decode_base64;
 use crate::endpoint::{check_field, Endpoint, FieldRule};
 use crate::json::{parse_strict, ParseError, Value};
 use crate::json::{MemberRule, Members};

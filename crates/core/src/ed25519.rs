@@ -3,11 +3,10 @@
 //! module that names a key (the keys trusted, the verdict, the signed
 //! message, key certificates) reads it here.
 
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use base64::Engine as _;
 use ed25519_dalek::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
 
+use crate::encoding::{decode_base64, push_hex};
 use crate::writing::{display_from_words, error_without_cause, uDisplay, words_from_str};
 
 /// A key identifier: the first 8 bytes of SHA-256 of the raw 32-byte public
@@ -47,23 +46,12 @@ impl uDisplay for KeyId {
         &self,
         f: &mut ufmt::Formatter<'_, W>,
     ) -> Result<(), W::Error> {
-        self.0
-            .iter()
-            .try_for_each(|b| ufmt::uwrite!(f, "{:02x}", *b))
+        let mut hex = String::with_capacity(16);
+        for byte in self.0 {
+            push_hex(&mut hex, byte, false);
+        }
+        f.write_str(&hex)
     }
-}
-
-/// Decodes standard base64 with padding, or base64url without padding.
-pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    STANDARD
-        .decode(text)
-        .or_else(|_| URL_SAFE_NO_PAD.decode(text))
-        .ok()
-}
-
-/// Standard base64 with padding.
-pub fn encode_base64(bytes: &[u8]) -> String {
-    STANDARD.encode(bytes)
 }
 
 /// Parses one raw 32-byte Ed25519 public key from base64, refusing keys that

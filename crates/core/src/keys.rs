@@ -286,7 +286,7 @@ impl TrustedKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ed25519::encode_base64;
+    use crate::encoding::encode_base64;
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
     use ed25519_dalek::SigningKey;

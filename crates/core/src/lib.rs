@@ -166,6 +166,7 @@ mod certificate;
 mod challenge;
 mod discovery;
 mod ed25519;
+mod encoding;
 mod endpoint;
 mod evaluate;
 pub mod guard;
@@ -213,7 +214,8 @@ pub use discovery::{
     DiscoveryEndpoints, DiscoveryItem, ItemError, ItemRule, Page, PageError, Pagination,
     MAX_NAMED_RESOURCE_BYTES, MAX_PAGE_BYTES, MAX_PAGE_ITEMS,
 };
-pub use ed25519::{decode_base64, encode_base64, parse_public_key, verify_strict, KeyError, KeyId};
+pub use ed25519::{parse_public_key, verify_strict, KeyError, KeyId};
+pub use encoding::{decode_base64, encode_base64};
 pub use endpoint::{check_field, Endpoint, EndpointError, EndpointKey, FieldRule, MAX_FIELD_BYTES};
 pub use evaluate::{Evaluation, Freshness, Lookup, MemberValue, Outcome, Reason, State};
 pub use hidden::is_hidden;

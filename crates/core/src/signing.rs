@@ -2,7 +2,8 @@
 
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
-use crate::ed25519::{decode_base64, encode_base64, verify_strict, KeyId};
+use crate::ed25519::{verify_strict, KeyId};
+use crate::encoding::{decode_base64, encode_base64};
 use crate::json::{Object, Value};
 use crate::keys::TrustedKeys;
 use crate::request::MAX_BODY_BYTES;

@@ -31,7 +31,7 @@
 pub(crate) use ufmt::uDisplay;
 
 /// `format!`, written by ufmt: `{}` for a [`uDisplay`] value (the core's
-/// types, `str`, `String`, integers) and `{:02x}`-style hexadecimal.
+/// types, `str`, `String`, integers).
 macro_rules! text {
     ($($arguments:tt)*) => {{
         let mut out = String::new();

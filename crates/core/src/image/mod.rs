@@ -70,10 +70,7 @@ pub fn endpoint_url(base: &BaseUrl, path: &str, endpoint: &Endpoint) -> String {
 pub fn shields_url(base: &BaseUrl, endpoint: &Endpoint) -> String {
     let json = endpoint_url(base, SHIELDS_PATH, endpoint);
     let mut url = String::from("https://img.shields.io/endpoint?url=");
-    url.extend(percent_encoding::utf8_percent_encode(
-        &json,
-        crate::request::COMPONENT,
-    ));
+    crate::request::encode_component(&mut url, &json);
     url
 }
 

@@ -38,6 +38,7 @@ mod member;
 
 pub use member::{MemberError, MemberPath, MemberRule, Members, Step, UnknownMember};
 
+use crate::encoding::push_hex;
 use crate::writing::{error_from_words, error_without_cause, uDisplay, ErrorChain};
 
 /// The deepest nesting of arrays and objects a document may have.
@@ -357,7 +358,8 @@ fn write_string(out: &mut String, text: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if c < ' ' => {
-                let Ok(()) = ufmt::uwrite!(out, "\\u{:04x}", u32::from(c));
+                out.push_str("\\u00");
+                push_hex(out, c as u8, false);
             }
             c => out.push(c),
         }

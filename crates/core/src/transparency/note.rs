@@ -6,7 +6,8 @@ use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
 use super::merkle::Hash;
-use crate::ed25519::{decode_base64, encode_base64, public_key_from_bytes, verify_strict};
+use crate::ed25519::{public_key_from_bytes, verify_strict};
+use crate::encoding::{decode_base64, encode_base64};
 
 /// The most bytes a signed note (a checkpoint and its signatures) may hold.
 pub const MAX_NOTE_BYTES: usize = 8 * 1024;

@@ -5,7 +5,7 @@
 
 use super::merkle::{leaf_hash, verify_inclusion, Hash, MAX_PROOF_HASHES};
 use super::note::{decimal, Checkpoint, KeyKind, Note, NoteKey};
-use crate::ed25519::{decode_base64, encode_base64};
+use crate::encoding::{decode_base64, encode_base64};
 use crate::json::{Object, Value};
 use crate::verdict::names::*;
 
