@@ -25,7 +25,9 @@ use js_sys::{Array, Map, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
+use web_sys::{
+    AbortController, ReadableStreamDefaultReader, ReadableStreamReadResult, RequestInit,
+};
 use x402_verdict_core::{
     reuse_seconds, words, FetchFailure, MAX_BODY_BYTES, MAX_KEPT_ANSWERS, VERDICT_MEDIA_TYPE,
 };
@@ -371,11 +373,12 @@ async fn exchange(
     if let Some(stream) = response.body() {
         let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
         loop {
-            let chunk = JsFuture::from(reader.read()).await?;
-            if Reflect::get(&chunk, &"done".into())?.is_truthy() {
+            let chunk: ReadableStreamReadResult =
+                JsFuture::from(reader.read()).await?.unchecked_into();
+            if chunk.get_done() == Some(true) {
                 break;
             }
-            let bytes: Uint8Array = Reflect::get(&chunk, &"value".into())?.dyn_into()?;
+            let bytes: Uint8Array = chunk.get_value().dyn_into()?;
             if body.len() + bytes.length() as usize > MAX_BODY_BYTES {
                 let _ = reader.cancel();
                 return Err(Failure::Protocol(FetchFailure::TooLarge));

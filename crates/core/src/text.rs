@@ -54,56 +54,53 @@ impl Evaluation {
         let last = self
             .verified_at
             .map(|t| text!("Last verified {}", t.to_human()));
-        let cadence = self
-            .recheck_every_hours
-            .map(|h| text!("re-checked every {}", hours(h)));
-        let mut parts: Vec<String> = Vec::new();
+        // When it was last verified and how often it is promised to be
+        // re-checked, as one sentence.
+        let when = |last: Option<String>| {
+            let cadence = self
+                .recheck_every_hours
+                .map(|h| text!("promised to be re-checked every {}", hours(h)));
+            match (last, cadence) {
+                (Some(last), Some(cadence)) => text!("{}; {}.", last, cadence),
+                (Some(one), None) | (None, Some(one)) => one + ".",
+                (None, None) => String::new(),
+            }
+        };
+        let mut hover = Sentences::default();
         match self.state {
             State::HumanBacked => {
-                parts.push("A verified operator backed by a guarantee deposit stands behind this endpoint.".into());
-                parts.push(join(&[
-                    last,
-                    cadence.map(|c| text!("promised to be {}", c)),
-                ]));
+                hover.say("A verified operator backed by a guarantee deposit stands behind this endpoint.");
+                hover.say(&when(last));
                 match self.signature {
                     SignatureStatus::NotChecked => {
-                        parts.push(
-                            "Signature not checked: no verification key is configured.".into(),
-                        );
+                        hover.say("Signature not checked: no verification key is configured.");
                     }
-                    SignatureStatus::Unverifiable => {
-                        parts.push(
-                            "The signature could not be checked: it is not from a configured key."
-                                .into(),
-                        );
-                    }
+                    SignatureStatus::Unverifiable => hover.say(
+                        "The signature could not be checked: it is not from a configured key.",
+                    ),
                     SignatureStatus::Valid | SignatureStatus::Invalid => {}
                 }
             }
             State::Revoked => {
-                parts.push("The attestation for this endpoint was withdrawn or has lapsed.".into());
-                parts.push(
-                    last.unwrap_or_else(|| "When it was last verified is not known".into()) + ".",
+                hover.say("The attestation for this endpoint was withdrawn or has lapsed.");
+                hover.say(
+                    &(last.unwrap_or_else(|| "When it was last verified is not known".into())
+                        + "."),
                 );
             }
             State::Unknown => {
-                parts.push(self.why_unknown().into());
+                hover.say(self.why_unknown());
                 if matches!(self.reason, Some(Reason::Overdue | Reason::Stale)) {
-                    parts.push(join(&[
-                        last,
-                        cadence.map(|c| text!("promised to be {}", c)),
-                    ]));
+                    hover.say(&when(last));
                 }
                 if !self.has_verdict() {
-                    parts.push(NOTHING_DEPENDS_ON_THE_BADGE.into());
+                    hover.say(NOTHING_DEPENDS_ON_THE_BADGE);
                 }
             }
         }
-        parts.retain(|p| !p.is_empty());
-        let hover = joined(&parts, " ");
         match &self.detail {
-            Some(detail) => text!("{} ({})", hover, detail),
-            None => hover,
+            Some(detail) => text!("{} ({})", hover.0, detail),
+            None => hover.0,
         }
     }
 
@@ -165,24 +162,19 @@ fn hours(h: u32) -> String {
     }
 }
 
-fn join(parts: &[Option<String>]) -> String {
-    let parts: Vec<String> = parts.iter().flatten().cloned().collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        joined(&parts, "; ") + "."
-    }
-}
+/// Sentences written one after another, a space between two.
+#[derive(Default)]
+struct Sentences(String);
 
-/// `parts` with `separator` between them: `[String]::join` without its
-/// unrolled copies for short separators, which weigh 0.9 KB in the wasm.
-fn joined(parts: &[String], separator: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push_str(separator);
+impl Sentences {
+    /// Adds `sentence`, unless it is empty.
+    fn say(&mut self, sentence: &str) {
+        if sentence.is_empty() {
+            return;
         }
-        out.push_str(part);
+        if !self.0.is_empty() {
+            self.0.push(' ');
+        }
+        self.0.push_str(sentence);
     }
-    out
 }
