@@ -29,8 +29,6 @@ export function buildConfig(file = FILE) {
     features: setting("package", "features", texts, "a list of the crate's features"),
     embedFeatures: setting("embed-build", "features", texts, "a list of the crate's features"),
     embedName: setting("embed-build", "out-name", text, "a file name stem"),
-    embedRootsFeatures: setting("embed-roots-build", "features", texts, "a list of the crate's features"),
-    embedRootsName: setting("embed-roots-build", "out-name", text, "a file name stem"),
     challengeFeatures: setting("challenge-build", "features", texts, "a list of the crate's features"),
     challengeName: setting("challenge-build", "out-name", text, "a file name stem"),
     agentFeatures: setting("agent-build", "features", texts, "a list of the crate's features"),

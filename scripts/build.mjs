@@ -20,7 +20,7 @@
 // (--tests, as `npm test` runs it: also wasm-pack.toml's [js-test-build],
 // the builds for the tests alone, never packaged)
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, rmSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConfig } from "./build-config.mjs";
@@ -122,14 +122,6 @@ async function main(tests) {
   // The script tag's wasm (renderBadge alone): its glue goes into embed.js.
   const embedDir = "target/embed-build/pkg";
   await sideWasm(embedDir, config.embedName, config.embedFeatures);
-  // The script tag's wasm that pins roots, which embed.js loads in that
-  // one's place: embed.js carries one glue, so the two must match.
-  const embedRootsDir = "target/embed-roots-build/pkg";
-  await sideWasm(embedRootsDir, config.embedRootsName, config.embedRootsFeatures);
-  const glue = (dir, stem) => readFileSync(join(dir, `${stem}.js`), "utf8").replaceAll(stem, "STEM");
-  if (glue(embedDir, config.embedName) !== glue(embedRootsDir, config.embedRootsName)) {
-    throw new Error(`build: ${config.embedRootsName}.js differs from ${config.embedName}.js; embed.js carries one glue for both wasms`);
-  }
   // endpointsFromPaymentRequired's own wasm, with its glue beside it.
   const challengeDir = "target/challenge-build/pkg";
   await sideWasm(challengeDir, config.challengeName, config.challengeFeatures);

@@ -313,21 +313,21 @@ export async function startDemo({ port = 0, www = true, attestations = [], shop 
  * whose browser paywall (verdictPaywall) carries a badge for each accepted
  * option of `GET /weather` (its EVM address attested in the demo registry,
  * its Solana address revoked), its verdict from the staple, and a seller's
- * page (`/`) inlining the verdict of that EVM address. Its badges load by a
- * script tag (embed.js), so they name the demo's signing key and its root
- * key both. Resolves to { url, stop }.
+ * page (`/`) inlining the verdict of that EVM address. Its badges, loaded
+ * by a script tag (embed.js), pin the demo's root key. Resolves to { url,
+ * stop }.
  */
 async function startShop(port, demo) {
   const { startX402Servers } = await import("../tests/support/x402-servers.mjs");
   const { PACKAGE, AGENT_PACKAGE } = await import("../tests/support/package.mjs");
   const { badgeHtml, headHtml, verdictExtension, verdictPaywall } = await import(`${AGENT_PACKAGE}seller.js`);
-  const keys = { publicKey: demo.publicKey, rootKey: demo.rootKey };
+  const keys = { rootKey: demo.rootKey };
   const paywall = verdictPaywall({ baseUrl: demo.url, ...keys, badgeScriptUrl: "/pkg/embed.js" });
   const [endpoint] = shopEndpoints(`http://127.0.0.1:${port}`);
   const sellerPage = async (req, res) => {
     const verdict = await paywall.cache.fetch(endpoint);
     const badge = badgeHtml({ baseUrl: demo.url, ...keys, ...endpoint, verdict });
-    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js", rootKey: demo.rootKey })}</head>
+    res.type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x402 demo shop</title>${headHtml({ badgeScriptUrl: "/pkg/embed.js" })}</head>
 <body><h1>x402 demo shop</h1><p>Weather, paid with x402: <a href="/weather">/weather</a> ${badge}</p></body></html>`);
   };
   // Every 402 staples the verdicts the paywall's cache keeps, and the

@@ -46,8 +46,8 @@ export function badgeHtml(options: ServiceOptions & Endpoint & {
 /** A CSP nonce, or a function giving the current page's. */
 export type Nonce = string | (() => string | undefined);
 
-/** The `<head>` snippet: the wasm's preload hint (with `rootKey`, for the wasm that pins roots) and embed.js's script tag. */
-export function headHtml(options: { badgeScriptUrl: string; nonce?: Nonce; rootKey?: string | string[] }): string;
+/** The `<head>` snippet: the wasm's preload hint and embed.js's script tag. */
+export function headHtml(options: { badgeScriptUrl: string; nonce?: Nonce }): string;
 
 /** The part of a PaywallProvider (@x402/core/server) the official middleware calls. */
 export interface PaywallProvider {

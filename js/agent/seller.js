@@ -33,7 +33,7 @@
 import { engine } from "./engine.js";
 import { withBadges } from "./placement.js";
 import { FIELDS, MARK, attributeOf } from "../common/options.js";
-import { EMBED_ROOTS_WASM, EMBED_WASM } from "../generated/files.js";
+import { EMBED_WASM } from "../generated/files.js";
 
 /** `value` as HTML text or a quoted attribute value: every character that could end either escaped. */
 function escape(value) {
@@ -168,11 +168,10 @@ export function badgeHtml({ strict = true, publicKey, rootKey, ...options }) {
  * The snippet for the page's `<head>`, as HTML text: a preload hint for the
  * wasm that embed.js loads from beside itself (so that the page fetches
  * both at once, not one after the other), then embed.js's script tag, with
- * the page's CSP `nonce` on both when given. With `rootKey`, the page's
- * badges pin a root, so the wasm preloaded is the one embed.js loads for them.
+ * the page's CSP `nonce` on both when given.
  */
-export function headHtml({ badgeScriptUrl, nonce, rootKey }) {
-  const wasm = String(badgeScriptUrl).replace(/[^/]*$/, rootKey ? EMBED_ROOTS_WASM : EMBED_WASM);
+export function headHtml({ badgeScriptUrl, nonce }) {
+  const wasm = String(badgeScriptUrl).replace(/[^/]*$/, EMBED_WASM);
   const n = nonceOf(nonce);
   const nonced = n === undefined || n === null ? "" : ` nonce="${escape(n)}"`;
   return `<link rel="preload" href="${escape(wasm)}" as="fetch" type="application/wasm" crossorigin${nonced}>`
@@ -212,7 +211,7 @@ export function verdictPaywall({ baseUrl, publicKey, rootKey, badgeScriptUrl, pa
         const badge = badgeHtml({ baseUrl, publicKey, rootKey, strict, timeoutMs, chain, payTo, resourceUrl, verdict: inlined });
         return `<li>${badge} ${escape(engine.paywallOptionLabel(chain, payTo))}</li>`;
       });
-      const head = headHtml({ badgeScriptUrl, nonce, rootKey });
+      const head = headHtml({ badgeScriptUrl, nonce });
       const list = `<ul data-x402-verdict-paywall>${options.join("")}</ul>`;
       // A provider's page is placed into by an HTML parser; the module's own is written whole.
       return paywall ? withBadges(paywall.generateHtml(paymentRequired, config), head, list) : ownPage(head, list);

@@ -19,7 +19,7 @@
 import init, { renderAll } from "./index.js";
 import { mount, setTheme } from "../common/badge.js";
 import { PER_FRAME, inTurn } from "./frames.js";
-import { EMBED_ROOTS_WASM, EMBED_WASM } from "../generated/files.js";
+import { EMBED_WASM } from "../generated/files.js";
 import { ELEMENT, MARK } from "../common/options.js";
 import { CHECKING } from "../generated/words.js";
 
@@ -42,12 +42,9 @@ function scriptUrl() {
  * reads it later, when the script that is running is no longer this one. */
 const x402ScriptUrl = (globalThis[Symbol.for("x402-verdict.script")] = scriptUrl());
 // The wasm is fetched and compiled from the first line, beside everything
-// else: where a badge on the page pins a root, or the page preloads the
-// wasm that pins roots (x402-verdict/seller's headHtml, for a script in the
-// <head>, before the badges), that one; else the smaller one. One glue
-// serves both.
+// else.
 let ready = false;
-init(new URL(document.querySelector(`[${MARK}][data-root-key],${ELEMENT}[root-key],[href$="${EMBED_ROOTS_WASM}"]`) ? EMBED_ROOTS_WASM : EMBED_WASM, x402ScriptUrl)).then(() => {
+init(new URL(EMBED_WASM, x402ScriptUrl)).then(() => {
   ready = true;
   renderAll(document, LAZY);
 });

@@ -22,8 +22,6 @@ test("the build reads its settings from wasm-pack.toml", () => {
     [config.features, config.embedFeatures, config.embedName, config.challengeFeatures, config.challengeName],
     [["lookup"], ["badge"], "x402_verdict_embed", ["challenge"], "x402_verdict_challenge"],
   );
-  // The script tag's wasm that pins roots: the same as its other, with the roots.
-  assert.deepEqual([config.embedRootsFeatures, config.embedRootsName], [[...config.embedFeatures, "roots"], "x402_verdict_embed_roots"]);
   // The x402-verdict package, for code that pays: its own wasm and folder.
   assert.deepEqual([config.agentFeatures, config.agentOutDir, config.agentName], [["agent", "challenge"], "pkg-agent", "x402_verdict"]);
   assert.ok(config.wasmOptPasses.includes("-Oz"));

@@ -2,7 +2,7 @@
 // unchanged throughout: by the module entry (`data-root-key` read by
 // renderAll, the element's `root-key`) and by the script tag (embed.js, at
 // the end of the body, and in the <head> as x402-verdict/seller's headHtml
-// writes it, which then loads its wasm that pins roots): human-backed under
+// writes it; also badges added after the page loaded): human-backed under
 // strict (which needs a valid signature) across three signing-key rotations
 // and a root rotation of the real reference service; a verdict inlined with
 // its certificate and roots is taken with no request; a root the
@@ -43,7 +43,7 @@ const attribute = (text) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot
 const LOADERS = {
   module: { head: `<script type="module">import { renderAll } from "/pkg/index.js"; renderAll();</script>`, end: "" },
   script: { head: "", end: `<script src="/pkg/embed.js"></script>` },
-  head: { head: headHtml({ badgeScriptUrl: "/pkg/embed.js", rootKey: "pinned" }), end: "" },
+  head: { head: headHtml({ badgeScriptUrl: "/pkg/embed.js" }), end: "" },
 };
 
 /** The page: a marked span for step `i`'s endpoint pinned to `rootKey`, strict, inlining `verdict` when given, loaded by `loader`. */
@@ -77,8 +77,8 @@ async function open(engine, html, count) {
   }
 }
 
-/** The wasm each loader fetches for badges that pin a root. */
-const PINNING_WASM = { module: "x402_verdict_badge_bg.wasm", script: "x402_verdict_embed_roots_bg.wasm", head: "x402_verdict_embed_roots_bg.wasm" };
+/** The wasm each loader fetches: the script tag has one, whatever its badges pin. */
+const PINNING_WASM = { module: "x402_verdict_badge_bg.wasm", script: "x402_verdict_embed_bg.wasm", head: "x402_verdict_embed_bg.wasm" };
 
 test("pinned to the root, the badge and the element read human-backed across every rotation, in each engine and loader", async () => {
   for (const [i, step] of STEPS.entries()) {
@@ -87,17 +87,18 @@ test("pinned to the root, the badge and the element read human-backed across eve
       for (const loader of Object.keys(LOADERS)) {
         const { badges, wasms } = await open(engine, page(i, operator.rootKey, undefined, loader), 2);
         assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], `${engine}, ${loader}, ${step}`);
-        assert.deepEqual([...new Set(wasms)], [PINNING_WASM[loader]], `${engine}, ${loader}: the wasm that pins roots, alone`);
+        assert.deepEqual([...new Set(wasms)], [PINNING_WASM[loader]], `${engine}, ${loader}: one wasm`);
       }
     }
   }
 });
 
-test("by the script tag, a page whose badges pin no root loads the smaller wasm", async () => {
-  const keys = await (await fetch(`${operator.url}/v0/verification-keys`)).json();
-  const publicKey = keys.keys.find((k) => k.status === "current").publicKey;
+test("by the script tag, badges added after the page has loaded pin their root too", async () => {
+  // The page starts with no badge; a script adds both once it has loaded.
+  const [, added] = /<body>(.*)<script src/s.exec(page(4, operator.rootKey, undefined, "script"));
+  const later = `addEventListener("load", () => setTimeout(() => document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(added)}), 300));`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>later</title></head><body><script src="/pkg/embed.js"></script><script>${later}</script></body></html>`;
   for (const engine of ENGINES) {
-    const html = page(4, operator.rootKey, undefined, "script").replaceAll(/(data-|\s)root-key="[^"]*"/g, ` $1public-key="${publicKey}"`);
     const { badges, wasms } = await open(engine, html, 2);
     assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], engine);
     assert.deepEqual([...new Set(wasms)], ["x402_verdict_embed_bg.wasm"], engine);

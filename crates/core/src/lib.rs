@@ -150,8 +150,8 @@
 //!   its signed verdict) drawn and read back, outside the badge's wasm.
 //! - `live`: the `live` module (`scan --live`, and the snapshot read
 //!   beside a listing), outside the badge's wasm.
-//! - `roots`: pinned roots and key certificates, outside the script tag's
-//!   smaller wasm (the one it loads where no badge pins a root).
+//! - `roots`: pinned roots and key certificates, in every badge's wasm,
+//!   outside the challenge reader's.
 //! - `transparency`: the `transparency` module (the log of verdict
 //!   statements, the proofs verdicts carry, witnesses), outside every
 //!   badge's wasm.

@@ -1,5 +1,5 @@
 //! `files.js`: the badge package's file names that its JavaScript loads
-//! (the script tag's wasms), from the build's configuration
+//! (the script tag's wasm), from the build's configuration
 //! (`wasm-pack.toml`), so that the JavaScript names no file by hand.
 
 use std::fmt::Write as _;
@@ -8,18 +8,11 @@ use std::path::Path;
 
 /// Each constant: its name, its doc, and the `wasm-pack.toml` table whose
 /// `out-name` names its wasm.
-const FILES: [(&str, &str, &str); 2] = [
-    (
-        "EMBED_WASM",
-        "The script tag's wasm, which embed.js loads from beside itself ([embed-build] out-name).",
-        "embed-build",
-    ),
-    (
-        "EMBED_ROOTS_WASM",
-        "The script tag's wasm that pins roots, which embed.js loads instead when a badge pins one ([embed-roots-build] out-name).",
-        "embed-roots-build",
-    ),
-];
+const FILES: [(&str, &str, &str); 1] = [(
+    "EMBED_WASM",
+    "The script tag's wasm, which embed.js loads from beside itself ([embed-build] out-name).",
+    "embed-build",
+)];
 
 /// The module, from `root`'s `wasm-pack.toml`.
 ///
