@@ -3,7 +3,7 @@
 //
 //   <span data-x402-verdict data-base-url="https://verify.example" data-chain="base"
 //         data-pay-to="0x…" data-resource-url="https://api.example.com/premium-data"
-//         data-public-key="<base64 Ed25519 key>"></span>
+//         data-root-key="<the service's base64 Ed25519 root key>" data-strict></span>
 //   <script src="https://…/x402-verdict-badge/embed.js"></script>
 //
 // One file holds everything a page needs before its first verdict (the

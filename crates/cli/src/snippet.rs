@@ -23,7 +23,13 @@ pub struct SnippetArgs {
     /// The service and the endpoint.
     #[command(flatten)]
     pub endpoint: EndpointArgs,
-    /// The service's public key, for the script tag and the element (strict); repeat for several.
+    /// The service's root key (the `publicKey` of its `keygen --root`),
+    /// pinned by the script tag and the element (strict), which then keep
+    /// reading verified across its key rotations; repeat for several.
+    #[arg(long = "root-key", value_parser = parse_key)]
+    pub root_keys: Vec<VerifyingKey>,
+    /// A signing key of the service, pinned by the script tag and the
+    /// element (strict) until it rotates; repeat for several.
     #[arg(long = "public-key", value_parser = parse_key)]
     pub public_keys: Vec<VerifyingKey>,
 }
@@ -62,18 +68,31 @@ fn attribute(text: &str) -> String {
 pub fn snippets(
     base: &BaseUrl,
     endpoint: &Endpoint,
+    roots: &[VerifyingKey],
     keys: &[VerifyingKey],
 ) -> Vec<(&'static str, String)> {
-    let keys: Vec<String> = keys.iter().map(|k| encode_base64(k.as_bytes())).collect();
+    let listed = |keys: &[VerifyingKey]| -> Vec<String> {
+        keys.iter().map(|k| encode_base64(k.as_bytes())).collect()
+    };
+    let (roots, keys) = (listed(roots), listed(keys));
     let (chain, pay_to, resource) = (
         attribute(endpoint.chain()),
         attribute(endpoint.pay_to()),
         attribute(endpoint.resource_url()),
     );
     let base_attr = attribute(&base.to_string());
-    let trust = |prefix: &str| match keys.is_empty() {
-        true => String::new(),
-        false => format!(" {prefix}public-key=\"{}\" {prefix}strict", keys.join(",")),
+    // Each kind of key pinned, then strict mode when any is.
+    let trust = |prefix: &str| {
+        let mut attributes = String::new();
+        for (name, keys) in [("root-key", &roots), ("public-key", &keys)] {
+            if !keys.is_empty() {
+                attributes += &format!(" {prefix}{name}=\"{}\"", keys.join(","));
+            }
+        }
+        if !attributes.is_empty() {
+            attributes += &format!(" {prefix}strict");
+        }
+        attributes
     };
     let image = endpoint_url(base, IMAGE_PATH, endpoint);
     let page = endpoint_url(base, ENDPOINT_PAGE_PATH, endpoint);
@@ -119,7 +138,8 @@ pub fn snippets(
 /// The endpoint breaks the protocol's rules.
 pub fn snippet(args: SnippetArgs) -> Result<(), EndpointError> {
     let endpoint = args.endpoint.endpoint()?;
-    for (i, (title, text)) in snippets(&args.endpoint.base_url, &endpoint, &args.public_keys)
+    let (roots, keys) = (&args.root_keys, &args.public_keys);
+    for (i, (title, text)) in snippets(&args.endpoint.base_url, &endpoint, roots, keys)
         .into_iter()
         .enumerate()
     {

@@ -281,6 +281,49 @@ async fn snippets_name_the_badge_of_the_endpoint() {
         "{out}"
     );
     assert!(out.contains("https://img.shields.io/endpoint?url=https%3A%2F%2Fverify.example%2Fv0%2Fbadge.json%3Fchain%3Dbase%26"), "{out}");
+    // No key given: the badges pin nothing, and are not strict.
+    assert!(!out.contains("strict"), "{out}");
+    // The root pinned (as embedders are told to), and a signing key beside it.
+    let (root, key) = (
+        "UwS8HHj6QEF/XU93+JNNAQfdAFIPN4hjvO+W8mW0mQg=",
+        "pCQx4Ank3AUWRo4XNpyeReTlr0a/ROSkfdb21beXmQw=",
+    );
+    let endpoint = [
+        "--base-url",
+        "https://v.example",
+        "--chain",
+        "base",
+        "--pay-to",
+        PAY_TO,
+        "--resource-url",
+        "https://a.example/",
+    ];
+    let (code, out, err) = run(&[&["snippet", "--root-key", root][..], &endpoint].concat()).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(" data-root-key=\"{root}\" data-strict></span>")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            " root-key=\"{root}\" strict></x402-verdict-badge>"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("public-key"), "{out}");
+    let both = [
+        &["snippet", "--root-key", root, "--public-key", key][..],
+        &endpoint,
+    ]
+    .concat();
+    let (code, out, err) = run(&both).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            " data-root-key=\"{root}\" data-public-key=\"{key}\" data-strict></span>"
+        )),
+        "{out}"
+    );
     let (code, _, err) = run(&[
         "snippet",
         "--base-url",
