@@ -78,7 +78,7 @@ async function open(engine, html, count) {
 }
 
 /** The wasm each loader fetches: the script tag has one, whatever its badges pin. */
-const PINNING_WASM = { module: "x402_verdict_badge_bg.wasm", script: "x402_verdict_embed_bg.wasm", head: "x402_verdict_embed_bg.wasm" };
+const WASM = { module: "x402_verdict_badge_bg.wasm", script: "x402_verdict_embed_bg.wasm", head: "x402_verdict_embed_bg.wasm" };
 
 test("pinned to the root, the badge and the element read human-backed across every rotation, in each engine and loader", async () => {
   for (const [i, step] of STEPS.entries()) {
@@ -87,7 +87,7 @@ test("pinned to the root, the badge and the element read human-backed across eve
       for (const loader of Object.keys(LOADERS)) {
         const { badges, wasms } = await open(engine, page(i, operator.rootKey, undefined, loader), 2);
         assert.deepEqual(badges, [["human-backed", ""], ["human-backed", ""]], `${engine}, ${loader}, ${step}`);
-        assert.deepEqual([...new Set(wasms)], [PINNING_WASM[loader]], `${engine}, ${loader}: one wasm`);
+        assert.deepEqual([...new Set(wasms)], [WASM[loader]], `${engine}, ${loader}: one wasm`);
       }
     }
   }
@@ -115,7 +115,7 @@ test("a verdict inlined with its certificate and roots is taken with no request;
       front.requests.length = 0;
       const inlined = await open(engine, page(4, operator.rootKey, verdict, loader), 1);
       // The preload hint and the fetch it serves are listed apart in some engines.
-      assert.deepEqual({ ...inlined, wasms: [...new Set(inlined.wasms)] }, { badges: [["human-backed", ""]], requests: 0, wasms: [PINNING_WASM[loader]] }, `${engine}, ${loader}`);
+      assert.deepEqual({ ...inlined, wasms: [...new Set(inlined.wasms)] }, { badges: [["human-backed", ""]], requests: 0, wasms: [WASM[loader]] }, `${engine}, ${loader}`);
       assert.equal(front.requests.length, 0, `${engine}, ${loader}: no request reached the service`);
       const foreign = await open(engine, page(4, other.rootKey, undefined, loader), 2);
       assert.deepEqual(foreign.badges, [["unknown", "signature_required"], ["unknown", "signature_required"]], `${engine}, ${loader}`);

@@ -64,7 +64,9 @@ fn attribute(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The snippets, in the order printed: a title and its text.
+/// The snippets, in the order printed: a title and its text; the script
+/// tag and the element pin `roots` (root keys) and `keys` (signing keys),
+/// strictly when they pin any.
 pub fn snippets(
     base: &BaseUrl,
     endpoint: &Endpoint,
@@ -84,9 +86,9 @@ pub fn snippets(
     // Each kind of key pinned, then strict mode when any is.
     let trust = |prefix: &str| {
         let mut attributes = String::new();
-        for (name, keys) in [("root-key", &roots), ("public-key", &keys)] {
-            if !keys.is_empty() {
-                attributes += &format!(" {prefix}{name}=\"{}\"", keys.join(","));
+        for (name, listed) in [("root-key", &roots), ("public-key", &keys)] {
+            if !listed.is_empty() {
+                attributes += &format!(" {prefix}{name}=\"{}\"", listed.join(","));
             }
         }
         if !attributes.is_empty() {

@@ -1,4 +1,4 @@
-//! One Ed25519 public key: its keyId, its base64 forms, how it is read
+//! One Ed25519 public key: its keyId, how it is read from base64
 //! (refusing weak keys), and strict verification under it. A leaf: every
 //! module that names a key (the keys trusted, the verdict, the signed
 //! message, key certificates) reads it here.

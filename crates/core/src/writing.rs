@@ -265,6 +265,6 @@ mod tests {
         for n in [0i64, 9, 10, -1, i64::MAX, i64::MIN, (1 << 53) - 1] {
             assert_eq!(text!("{}", n), format!("{n}"));
         }
-        assert_eq!(text!("\\u{:04x}", 0x1fu32), "\\u001f");
+        assert_eq!(text!("{:08x}", 0x1fu32), "0000001f");
     }
 }
