@@ -256,7 +256,8 @@ pub enum CertifyError {
 }
 
 /// Certifies the key file's current key under the root, from now to
-/// `--not-after`, and prints its keyId and the certificate's end.
+/// `--not-after`, and prints its keyId, the certificate's end and the
+/// root version that certified it.
 ///
 /// # Errors
 ///
@@ -271,6 +272,7 @@ pub fn certify(args: &CertifyArgs) -> Result<(), CertifyError> {
     let certified = trust::certify(&args.root, &args.keys, not_after)?;
     say!("keyId {}", KeyId::of(&certified.key));
     say!("notAfter {}", certified.not_after.to_rfc3339());
+    say!("rootVersion {}", certified.root_version);
     Ok(())
 }
 
@@ -292,14 +294,17 @@ pub struct RotateArgs {
     pub out: PathBuf,
 }
 
-/// Runs a `root` subcommand and prints the new root's keyId and public key.
+/// Runs a `root` subcommand and prints the new root's keyId, public key
+/// and version.
 ///
 /// # Errors
 ///
 /// A file that cannot be used or written.
 pub fn root(command: &RootCommand) -> Result<(), trust::RootError> {
     let RootCommand::Rotate(args) = command;
-    print_key(&trust::rotate_root(&args.root, &args.out)?);
+    let (version, key) = trust::rotate_root(&args.root, &args.out)?;
+    print_key(&key);
+    say!("rootVersion {version}");
     Ok(())
 }
 

@@ -89,9 +89,11 @@ impl Operator {
         self.certify().await;
     }
 
-    async fn rotate_root(&mut self, version: u32) {
+    /// Rotates the root to `version`, certifies the current key under it,
+    /// and returns the new version's public key.
+    async fn rotate_root(&mut self, version: u32) -> String {
         let next = self.dir.join(format!("root-{version}.json"));
-        succeeds(&[
+        let key = succeeds(&[
             "root",
             "rotate",
             "--root",
@@ -102,6 +104,7 @@ impl Operator {
         .await;
         self.root = next;
         self.certify().await;
+        key
     }
 
     async fn serve(&self, addr: &str) -> Service {
@@ -158,11 +161,12 @@ async fn pinned_consumers_read_every_rotation_with_their_configuration_unchanged
     let agent = mcp(&base, &operator.root_key).await;
     let paid = format!("{base}/demo/paid");
     let mut kept_from_root_1 = None;
+    let mut root_2_key = None;
     for step in 0..5 {
         match step {
             0 => {}
             1..=3 => operator.rotate_signing_key().await,
-            _ => operator.rotate_root(2).await,
+            _ => root_2_key = Some(operator.rotate_root(2).await),
         }
         if step == 3 {
             kept_from_root_1 = Some(std::fs::read(&operator.keys).unwrap());
@@ -206,6 +210,14 @@ async fn pinned_consumers_read_every_rotation_with_their_configuration_unchanged
         reads_valid(&out["result"], &format!("{step}, its image badge"));
     }
 
+    // A consumer that joins after the root's rotation, given version 2's
+    // key, walks on from version 2.
+    let root_2_key = root_2_key.unwrap();
+    reads_valid(
+        &pinned_lookup(&base, &root_2_key).await,
+        "a consumer pinned to root version 2",
+    );
+
     // The service rolled back to a key certified by root version 1: the
     // MCP server, which walked to version 2, refuses it; a consumer that
     // never saw version 2 still takes it.
@@ -234,6 +246,16 @@ async fn pinned_consumers_read_every_rotation_with_their_configuration_unchanged
     reads_valid(
         &pinned_lookup(&base, &operator.root_key).await,
         "a fresh consumer",
+    );
+    // One pinned to version 2 never trusted version 1's certificates.
+    let pinned_to_2 = pinned_lookup(&base, &root_2_key).await;
+    assert_eq!(
+        (&pinned_to_2["signature"], &pinned_to_2["detail"]),
+        (
+            &json!("unverifiable"),
+            &json!("key certificate of another root")
+        ),
+        "{pinned_to_2}"
     );
     agent.cancel().await.unwrap();
 }
@@ -335,8 +357,9 @@ async fn the_service_publishes_its_roots_and_certificate_and_sign_carries_them()
 
 #[tokio::test]
 async fn root_commands_refuse_what_would_lose_a_key_with_one_line() {
-    let operator = Operator::new("trust-refused").await;
-    let root = text(&operator.root);
+    let mut operator = Operator::new("trust-refused").await;
+    let (root_path, keys_path) = (operator.root.clone(), operator.keys.clone());
+    let root = text(&root_path);
     let (code, _, err) = run(&["keygen", "--root", "--out", root]).await;
     assert_eq!(
         (code, err.trim_end()),
@@ -352,7 +375,7 @@ async fn root_commands_refuse_what_would_lose_a_key_with_one_line() {
         err.ends_with("already exists (a root key file is never overwritten)\n"),
         "{err}"
     );
-    let keys = text(&operator.keys);
+    let keys = text(&keys_path);
     let late = hours_from_now(24 * 367);
     let refusals = [
         (
@@ -380,6 +403,14 @@ async fn root_commands_refuse_what_would_lose_a_key_with_one_line() {
             (2, format!("x402-verdict: {said}\n").as_str())
         );
     }
+    // After a root rotation, the signing key is certified under the new
+    // root: the old root key file is refused, and the key file left as it was.
+    operator.rotate_root(2).await;
+    let before = std::fs::read(&operator.keys).unwrap();
+    let (code, _, err) = run(&["certify", "--root", root, "--keys", keys]).await;
+    let said = format!("x402-verdict: {keys}: already carries root version 2, and {root} is version 1: certify with the newest root key file\n");
+    assert_eq!((code, err.as_str()), (2, said.as_str()));
+    assert_eq!(std::fs::read(&operator.keys).unwrap(), before);
     // The root key file holds a secret: written 0600, refused when open to others.
     let mode = |path: &str| {
         std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions())
@@ -391,6 +422,54 @@ async fn root_commands_refuse_what_would_lose_a_key_with_one_line() {
     assert_eq!(code, 2);
     assert!(
         err.contains("holds a secret key but is open to others"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn serve_warns_when_root_pinned_consumers_cannot_read_its_key() {
+    let operator = Operator::new("trust-warned").await;
+    let keys = text(&operator.keys);
+    let started = || async {
+        let args = [
+            "serve",
+            "--registry",
+            text(&operator.registry),
+            "--keys",
+            keys,
+            "--listen",
+            "127.0.0.1:0",
+        ];
+        let (_, _, err) = interrupted(&args, std::time::Duration::from_secs(3)).await;
+        err
+    };
+    // Never certified: its consumers pin its keys, and nothing is said.
+    assert!(!started().await.contains("certif"));
+    operator.certify().await;
+    assert!(!started().await.contains("certif"));
+    // Rotated since the last certify.
+    keygen(&operator.keys, true).await;
+    let err = started().await;
+    assert!(err.contains(&format!("{keys}: the current key has no certificate (rotated since the last certify): consumers that pin the root read its verdicts as unverifiable; run: x402-verdict certify")), "{err}");
+    // Certified again, but for two days only.
+    let soon = hours_from_now(48);
+    let args = [
+        "certify",
+        "--root",
+        text(&operator.root),
+        "--keys",
+        keys,
+        "--not-after",
+        &soon,
+    ];
+    succeeds(&args).await;
+    let err = started().await;
+    assert!(
+        err.contains(&format!("{keys}: the current key's certificate ends at ")),
+        "{err}"
+    );
+    assert!(
+        err.contains(": run: x402-verdict certify before then"),
         "{err}"
     );
 }

@@ -87,14 +87,15 @@ fn certified_by(certificate: &Certificate, root: &VerifyingKey) -> bool {
     true
 }
 
-/// A pinned root key (version 1 of a service's root). The newest root
-/// version verified under it is the process's, shared by every pin of the
-/// key: a chain that ends before it is refused.
+/// A pinned root key: version 1 of a service's root, or a later version
+/// (which a verdict's `roots` then names). The newest root version verified
+/// under it is the process's, shared by every pin of the key: a chain that
+/// ends before it is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PinnedRoot(VerifyingKey);
 
 impl PinnedRoot {
-    /// Pins root version 1's key.
+    /// Pins a root version's key (version 1's, or a later one's).
     pub fn new(key: VerifyingKey) -> Self {
         PinnedRoot(key)
     }
@@ -105,7 +106,8 @@ impl PinnedRoot {
     }
 
     /// The newest root version verified under the pinned one, and its key
-    /// (version 1, the pinned key, until a newer one is).
+    /// (version 1 and the pinned key until a verdict names a version:
+    /// the pinned key's own, or a newer one).
     pub fn newest(&self) -> (u32, VerifyingKey) {
         let newest = NEWEST.lock().unwrap_or_else(PoisonError::into_inner);
         newest
@@ -138,7 +140,18 @@ impl PinnedRoot {
         if roots.len() >= MAX_CHAIN_LINKS {
             return Err(TrustProblem::Malformed);
         }
-        let held = self.newest();
+        let newest = self.newest();
+        let mut held = newest;
+        if newest == (1, self.0) {
+            // A pin of a later version (the key a consumer was given after a
+            // root rotation): the chain starts at the version that names
+            // the pinned key, signed by it.
+            for root in roots.iter().filter_map(RootVersion::read) {
+                if root.key == self.0 && root.signed_by(&self.0).0 {
+                    held.0 = root.version;
+                }
+            }
+        }
         if certificate.root_version < held.0 {
             return Err(TrustProblem::Rollback);
         }
@@ -156,12 +169,12 @@ impl PinnedRoot {
                 _ => return Err(TrustProblem::BrokenChain),
             }
         }
-        if version > held.0 {
-            let mut newest = NEWEST.lock().unwrap_or_else(PoisonError::into_inner);
-            match newest.iter_mut().find(|(pinned, ..)| *pinned == self.0) {
+        if version > newest.0 {
+            let mut kept = NEWEST.lock().unwrap_or_else(PoisonError::into_inner);
+            match kept.iter_mut().find(|(pinned, ..)| *pinned == self.0) {
                 Some(entry) if entry.1 < version => *entry = (self.0, version, key),
                 Some(_) => {}
-                None => newest.push((self.0, version, key)),
+                None => kept.push((self.0, version, key)),
             }
         }
         if certificate.root_version > version {

@@ -289,3 +289,45 @@ fn a_chain_longer_than_the_bound_is_refused() {
     );
     assert_eq!(lookup.keys.roots()[0].newest().0, 1);
 }
+
+#[test]
+fn a_pin_of_a_later_root_version_walks_on_from_that_version() {
+    let at = "2026-09-01T08:00:05Z";
+    // Root versions 1 to 3 of their own; the consumer was given version 2's
+    // key, after the root's first rotation.
+    let (v1, v2, v3) = (31, 32, 33);
+    let lookup = Lookup {
+        endpoint: Endpoint::new(ENDPOINT[0], ENDPOINT[1], ENDPOINT[2]).unwrap(),
+        keys: TrustedKeys::none().with_roots(&TrustedKeys::from_keys([key(v2).verifying_key()])),
+        strict: true,
+    };
+    let read = |signing: u8, carried: Value| {
+        let body = document(signing, carried, at).to_string();
+        let answer = Response::Http {
+            status: 200,
+            body: body.as_bytes(),
+        };
+        let result = lookup.evaluate(answer, time("2026-09-01T09:00:00Z"));
+        (result.signature.as_str(), result.detail)
+    };
+    let by_version_1 = json!({"certificate": certificate(SIGNING1, v1, 1)});
+    let to_version_2 = vec![root(2, v2, Some(v1))];
+    let by_version_2 = json!({"certificate": certificate(SIGNING1, v2, 2), "roots": to_version_2});
+    let to_version_3 = vec![root(2, v2, Some(v1)), root(3, v3, Some(v2))];
+    let by_version_3 = json!({"certificate": certificate(SIGNING2, v3, 3), "roots": to_version_3});
+    let another_root = "key certificate of another root".to_owned();
+    assert_eq!(
+        read(SIGNING1, by_version_1),
+        ("unverifiable", Some(another_root))
+    );
+    assert_eq!(lookup.keys.roots()[0].newest().0, 1);
+    assert_eq!(read(SIGNING1, by_version_2.clone()), ("valid", None));
+    assert_eq!(lookup.keys.roots()[0].newest().0, 2);
+    assert_eq!(read(SIGNING2, by_version_3), ("valid", None));
+    assert_eq!(lookup.keys.roots()[0].newest().0, 3);
+    let rollback = "key certificate of an older root (rollback)".to_owned();
+    assert_eq!(
+        read(SIGNING1, by_version_2),
+        ("unverifiable", Some(rollback))
+    );
+}

@@ -231,6 +231,7 @@ pub async fn bind(config: ServeConfig) -> Result<Bound, ServeError> {
     };
     let log_key = recorder.as_ref().map(|r| r.verifier_key.clone());
     warn_about_published(&registry, &keys);
+    trust::warn_about_certificate(&config.keys, &keys, clock.now());
     let attestations = registry.attestation_count();
     let counter = metrics.counter().cloned();
     let mut app = router(registry, keys, metrics, clock, www, recorder);

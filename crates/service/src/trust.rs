@@ -22,8 +22,8 @@ use serde_json::{json, Value};
 use x402_verdict_core::ed25519_dalek::{SigningKey, VerifyingKey};
 use x402_verdict_core::json::{Object, Value as CoreValue};
 use x402_verdict_core::{
-    certify_key, encode_base64, root_version_of, sign_root, CertifyError, KeyId, RootSigner,
-    Timestamp, DEFAULT_CERTIFICATE_SECONDS,
+    certify_key, encode_base64, root_version_of, sign_root, Certificate, CertifyError, KeyId,
+    RootSigner, Timestamp, DEFAULT_CERTIFICATE_SECONDS,
 };
 
 use crate::keyfile::{load_secret_json, secret_key, KeyFile, KeyFileError, SecretJsonError};
@@ -158,6 +158,20 @@ pub enum RootError {
     /// The file to write is there already.
     #[error("{}: already exists (a root key file is never overwritten)", .0.display())]
     Exists(PathBuf),
+    /// The key file already carries a newer root version than the root key
+    /// file given: certifying under it would send consumers that walked to
+    /// the newer version a rollback.
+    #[error("{}: already carries root version {held}, and {} is version {given}: certify with the newest root key file", keys.display(), root.display())]
+    OlderRoot {
+        /// The key file.
+        keys: PathBuf,
+        /// The root key file given.
+        root: PathBuf,
+        /// The newest root version the key file carries.
+        held: usize,
+        /// The root key file's version.
+        given: u32,
+    },
     /// The certificate's window is refused.
     #[error(transparent)]
     Window(#[from] CertifyError),
@@ -189,6 +203,8 @@ pub struct Certified {
     pub key: VerifyingKey,
     /// The end of its certificate's validity.
     pub not_after: Timestamp,
+    /// The root version that certified it.
+    pub root_version: u32,
 }
 
 /// Certifies the current key of the key file `keys` under the root key file
@@ -198,15 +214,24 @@ pub struct Certified {
 ///
 /// # Errors
 ///
-/// A file that cannot be used, or a window refused.
+/// A file that cannot be used, a root key file older than the root
+/// versions the key file carries, or a window refused.
 pub fn certify(
-    root: &Path,
+    root_path: &Path,
     keys: &Path,
     not_after: Option<Timestamp>,
 ) -> Result<Certified, RootError> {
-    let root = RootFile::load(root)?;
+    let root = RootFile::load(root_path)?;
     let path = keys;
     let mut keys = KeyFile::load(path)?;
+    if keys.roots.len() > root.roots.len() {
+        return Err(RootError::OlderRoot {
+            keys: path.to_owned(),
+            root: root_path.to_owned(),
+            held: keys.roots.len(),
+            given: root.version,
+        });
+    }
     let now = Timestamp::from_system_time(SystemTime::now());
     let not_after = not_after.unwrap_or_else(|| now.plus_seconds(DEFAULT_CERTIFICATE_SECONDS));
     let signer = RootSigner {
@@ -218,22 +243,57 @@ pub fn certify(
     keys.certificate = Some(certificate);
     keys.roots = root.roots;
     keys.save(path)?;
-    Ok(Certified { key, not_after })
+    Ok(Certified {
+        key,
+        not_after,
+        root_version: root.version,
+    })
 }
 
 /// Writes root version N+1 at `out`, signed by version N (the root key
-/// file `root`) and by itself, and returns its public key.
+/// file `root`) and by itself, and returns its version and public key.
 ///
 /// # Errors
 ///
 /// A file that cannot be used or written.
-pub fn rotate_root(root: &Path, out: &Path) -> Result<VerifyingKey, RootError> {
+pub fn rotate_root(root: &Path, out: &Path) -> Result<(u32, VerifyingKey), RootError> {
     let next = RootFile::load(root)?.rotated();
     if out.exists() {
         return Err(RootError::Exists(out.to_owned()));
     }
     next.save(out)?;
-    Ok(next.key.verifying_key())
+    Ok((next.version, next.key.verifying_key()))
+}
+
+/// How long before its certificate's end `serve` warns that the current key
+/// needs certifying again.
+const CERTIFICATE_WARNING_SECONDS: i64 = 14 * 86_400;
+
+/// Warns, as `serve` starts, when the key file's current key would be read
+/// as `unverifiable` by consumers that pin the root, or soon will: rotated
+/// since the last `certify` (no certificate), or its certificate over or
+/// ending within 14 days. A key file never certified is left alone: its
+/// consumers pin its keys.
+pub(crate) fn warn_about_certificate(path: &Path, keys: &KeyFile, now: Timestamp) {
+    let path = path.display();
+    let run = "run: x402-verdict certify";
+    let Some(certificate) = &keys.certificate else {
+        if !keys.roots.is_empty() {
+            tracing::warn!("{path}: the current key has no certificate (rotated since the last certify): consumers that pin the root read its verdicts as unverifiable; {run}");
+        }
+        return;
+    };
+    let Some(not_after) = Certificate::parse(certificate).map(|c| c.not_after) else {
+        return;
+    };
+    if not_after < now {
+        tracing::warn!("{path}: the current key's certificate ended at {}: consumers that pin the root read its verdicts as unverifiable; {run}", not_after.to_rfc3339());
+    } else if not_after < now.plus_seconds(CERTIFICATE_WARNING_SECONDS) {
+        tracing::warn!(
+            "{path}: the current key's certificate ends at {}: {run} before then",
+            not_after.to_rfc3339()
+        );
+    }
 }
 
 /// What every verdict this key file signs carries beside `verdict` and
